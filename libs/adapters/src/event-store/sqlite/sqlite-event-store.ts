@@ -1,0 +1,166 @@
+// The embedded event log: one SQLite file, safe for several processes appending at once (writes are IMMEDIATE transactions).
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  LogPosition,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedRevisionError,
+} from '@vault/application';
+import { openDatabase, SqliteDatabase } from '../../sqlite/open-database';
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** How often a live subscription looks for events appended by other processes. */
+const POLL_INTERVAL_MS = 50;
+const SUBSCRIPTION_BATCH = 1000;
+
+export class SqliteEventStore implements EventStore {
+  private readonly appended = new EventEmitter();
+  private readonly statements;
+
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        stream_id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        UNIQUE (stream_id, revision)
+      );
+    `);
+    this.appended.setMaxListeners(0);
+    this.statements = {
+      streamRevision: db.prepare<[string], { revision: number | null }>(
+        'SELECT MAX(revision) AS revision FROM events WHERE stream_id = ?',
+      ),
+      insert: db.prepare<[string, number, string, string, string]>(
+        'INSERT INTO events (stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
+      ),
+      readStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision'),
+      readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      head: db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
+    };
+  }
+
+  static open(dataDir: string): SqliteEventStore {
+    return new SqliteEventStore(openDatabase(join(dataDir, 'events.sqlite')));
+  }
+
+  async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const write = this.db.transaction(() => {
+      const current = this.statements.streamRevision.get(streamId)?.revision ?? null;
+      const actual = current === null ? ('no_stream' as const) : BigInt(current);
+      const matches =
+        expected === 'any' || (expected === 'no_stream' ? actual === 'no_stream' : actual === expected);
+      if (!matches) throw new WrongExpectedRevisionError(streamId, expected, actual);
+      let revision = current ?? -1;
+      let position = 0;
+      for (const event of events) {
+        revision += 1;
+        const info = this.statements.insert.run(
+          streamId,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+        );
+        position = Number(info.lastInsertRowid);
+      }
+      return { revision, position };
+    });
+    const { revision, position } = write.immediate();
+    this.appended.emit('appended');
+    return { nextExpectedRevision: BigInt(revision), position: toPosition(position) };
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.statements.readStream.all(streamId).map(toRecorded);
+  }
+
+  async readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]> {
+    return this.statements.readAll.all(after === null ? 0 : Number(after.commit), limit).map(toRecorded);
+  }
+
+  async headPosition(): Promise<LogPosition | null> {
+    const position = this.statements.head.get()?.position ?? null;
+    return position === null ? null : toPosition(position);
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    let closed = false;
+    let wake: (() => void) | null = null;
+    const onAppended = () => wake?.();
+    this.appended.on('appended', onAppended);
+    const matches = (e: RecordedEvent) =>
+      !options.streamPrefixes || options.streamPrefixes.some((prefix) => e.streamId.startsWith(prefix));
+
+    const loop = (async () => {
+      let cursor = options.after;
+      let caughtUp = false;
+      while (!closed) {
+        const page = await this.readAll(cursor, SUBSCRIPTION_BATCH);
+        if (page.length > 0) {
+          cursor = page[page.length - 1].position;
+          const wanted = page.filter(matches);
+          if (wanted.length > 0 && !closed) await options.onEvents(wanted);
+          continue;
+        }
+        if (!caughtUp) {
+          caughtUp = true;
+          options.onCaughtUp?.();
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, POLL_INTERVAL_MS);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
+    })().catch((error: unknown) => {
+      if (!closed) options.onError?.(error);
+    });
+
+    return {
+      close: async () => {
+        closed = true;
+        this.appended.off('appended', onAppended);
+        wake?.();
+        await loop;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.appended.removeAllListeners();
+    if (this.db.open) this.db.close();
+  }
+}
+
+const toPosition = (n: number): LogPosition => ({ commit: BigInt(n), prepare: BigInt(n) });
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  streamId: row.stream_id,
+  revision: BigInt(row.revision),
+  position: toPosition(row.position),
+  type: row.type,
+  data: JSON.parse(row.data),
+  metadata: JSON.parse(row.metadata),
+});

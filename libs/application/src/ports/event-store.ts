@@ -1,0 +1,92 @@
+// The event log: append with optimistic concurrency, read a stream, read and follow the whole log in order.
+import type { DomainEvent, EventMetadata } from '@vault/domain';
+
+/** A position in the whole log. Embedded: commit = prepare = sequence number. EventStoreDB: its commit/prepare pair. */
+export interface LogPosition {
+  commit: bigint;
+  prepare: bigint;
+}
+
+export const comparePositions = (a: LogPosition, b: LogPosition): number =>
+  a.commit === b.commit ? Number(a.prepare - b.prepare) : a.commit < b.commit ? -1 : 1;
+
+export const encodePosition = (p: LogPosition): string => `${p.commit}:${p.prepare}`;
+
+export const decodePosition = (s: string): LogPosition => {
+  const [commit, prepare] = s.split(':');
+  return { commit: BigInt(commit), prepare: BigInt(prepare ?? commit) };
+};
+
+/** `no_stream`: the stream must not exist yet. A number: the revision (0-based) of the stream's last event. `any`: no check. */
+export type ExpectedRevision = 'no_stream' | 'any' | bigint;
+
+export interface EventToAppend {
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<T extends DomainEvent = DomainEvent> {
+  streamId: string;
+  /** 0-based index of the event in its stream. */
+  revision: bigint;
+  position: LogPosition;
+  type: T['type'];
+  data: T['data'];
+  metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written. */
+  nextExpectedRevision: bigint;
+  /** Log position of the last event written: wait for the read models to pass it for read-your-writes. */
+  position: LogPosition;
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once no handler call is running. */
+  close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events strictly after this position; null = from the beginning. */
+  after: LogPosition | null;
+  /** Only streams whose id starts with one of these prefixes (e.g. `token-`). Omitted = every stream of the vault. */
+  streamPrefixes?: string[];
+  /** Called once per batch, in log order. The next batch is not delivered until the promise settles. */
+  onEvents(events: RecordedEvent[]): Promise<void>;
+  /** Called when catch-up reaches the end of the log the first time. */
+  onCaughtUp?(): void;
+  /** A failure that ended the subscription (handler or transport). */
+  onError?(error: unknown): void;
+}
+
+export interface EventStore {
+  /** Appends atomically; throws a `WrongExpectedRevisionError` when the stream is not at `expected`. */
+  append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Every event of one stream, in order; [] when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Up to `limit` events strictly after `after` (null = from the start), in log order. */
+  readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]>;
+  /** Position of the last event in the log, or null when it is empty. */
+  headPosition(): Promise<LogPosition | null>;
+  /** Catches up from `after`, then delivers new events as they are appended, by any process. */
+  subscribe(options: SubscribeOptions): Subscription;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Stream ${streamId} is at ${String(actual)}, expected ${String(expected)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export const EVENT_STORE = Symbol('EventStore');
+
+/** Every stream the vault writes starts with one of these; adapters ignore anything else in the log (e.g. `$` system streams). */
+export const VAULT_STREAM_PREFIXES = ['tenant-', 'application-', 'formula-', 'token-'] as const;

@@ -1,0 +1,212 @@
+// The behaviour every EventStore adapter must show; run by one spec per adapter.
+import { randomUUID } from 'node:crypto';
+import {
+  comparePositions,
+  EventStore,
+  EventToAppend,
+  RecordedEvent,
+  WrongExpectedRevisionError,
+} from '@vault/application';
+
+export interface EventStoreConnection {
+  store: EventStore;
+  dispose(): Promise<void>;
+}
+
+/** `connect` must return a new client on the same backing store each time it is called (like a second process). */
+export function describeEventStoreContract(name: string, connect: () => Promise<EventStoreConnection>): void {
+  describe(`${name} event store contract`, () => {
+    let connection: EventStoreConnection;
+    let store: EventStore;
+    const others: EventStoreConnection[] = [];
+
+    beforeAll(async () => {
+      connection = await connect();
+      store = connection.store;
+    });
+    afterAll(async () => {
+      for (const other of others) await other.dispose();
+      await connection.dispose();
+    });
+
+    const second = async () => {
+      const other = await connect();
+      others.push(other);
+      return other.store;
+    };
+    const stream = () => `token-${randomUUID()}`;
+    const event = (type: string, n = 0): EventToAppend => ({
+      type,
+      data: { n },
+      metadata: {
+        tenant_id: 'c0ffee00-0000-4000-8000-000000000001',
+        actor: { type: 'application', id: 'app-1' },
+        timestamp: '2024-05-01T10:00:00.000Z',
+        correlation_id: `corr-${n}`,
+      },
+    });
+
+    it('creates a stream with no_stream and reads it back with data and metadata', async () => {
+      const id = stream();
+      const result = await store.append(id, [event('TokenCreated', 1)], 'no_stream');
+      expect(result.nextExpectedRevision).toBe(0n);
+      const events = await store.readStream(id);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ streamId: id, revision: 0n, type: 'TokenCreated', data: { n: 1 } });
+      expect(events[0].metadata).toEqual(event('x', 1).metadata);
+      expect(comparePositions(events[0].position, result.position)).toBe(0);
+    });
+
+    it('returns [] for a stream that does not exist', async () => {
+      expect(await store.readStream(stream())).toEqual([]);
+    });
+
+    it('appends several events atomically with consecutive revisions', async () => {
+      const id = stream();
+      const result = await store.append(id, [event('A', 1), event('B', 2), event('C', 3)], 'no_stream');
+      expect(result.nextExpectedRevision).toBe(2n);
+      const events = await store.readStream(id);
+      expect(events.map((e) => [e.type, e.revision])).toEqual([
+        ['A', 0n],
+        ['B', 1n],
+        ['C', 2n],
+      ]);
+      expect(comparePositions(events[0].position, events[1].position)).toBeLessThan(0);
+      expect(comparePositions(events[1].position, events[2].position)).toBeLessThan(0);
+    });
+
+    it('rejects no_stream on an existing stream, reporting the actual revision', async () => {
+      const id = stream();
+      await store.append(id, [event('A')], 'no_stream');
+      const failure = await store.append(id, [event('B')], 'no_stream').catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((failure as WrongExpectedRevisionError).actual).toBe(0n);
+      expect(await store.readStream(id)).toHaveLength(1);
+    });
+
+    it('appends at the exact revision and rejects a stale one without writing anything', async () => {
+      const id = stream();
+      await store.append(id, [event('A')], 'no_stream');
+      await store.append(id, [event('B')], 0n);
+      const failure = await store.append(id, [event('C'), event('D')], 0n).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((failure as WrongExpectedRevisionError).actual).toBe(1n);
+      expect((await store.readStream(id)).map((e) => e.type)).toEqual(['A', 'B']);
+    });
+
+    it('rejects an exact revision on a stream that does not exist', async () => {
+      const failure = await store.append(stream(), [event('A')], 0n).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((failure as WrongExpectedRevisionError).actual).toBe('no_stream');
+    });
+
+    it('lets exactly one of two clients win a race on the same revision', async () => {
+      const id = stream();
+      await store.append(id, [event('A')], 'no_stream');
+      const other = await second();
+      const results = await Promise.allSettled([
+        store.append(id, [event('B', 1)], 0n),
+        other.append(id, [event('B', 2)], 0n),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(rejected.reason).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(id)).toHaveLength(2);
+    });
+
+    it('reads the whole log strictly after a position, in order', async () => {
+      const before = await store.headPosition();
+      const a = stream();
+      const b = stream();
+      await store.append(a, [event('A1', 1)], 'no_stream');
+      await store.append(b, [event('B1', 2)], 'no_stream');
+      await store.append(a, [event('A2', 3)], 0n);
+      const all = await readAllAfter(store, before, (e) => e.streamId === a || e.streamId === b);
+      expect(all.map((e) => e.type)).toEqual(['A1', 'B1', 'A2']);
+      const afterFirst = await readAllAfter(store, all[0].position, (e) => e.streamId === a || e.streamId === b);
+      expect(afterFirst.map((e) => e.type)).toEqual(['B1', 'A2']);
+      expect(comparePositions((await store.headPosition())!, all[2].position)).toBeGreaterThanOrEqual(0);
+    });
+
+    it('honours the readAll limit', async () => {
+      const before = await store.headPosition();
+      await store.append(stream(), [event('A'), event('B'), event('C')], 'no_stream');
+      expect(await store.readAll(before, 2)).toHaveLength(2);
+    });
+
+    it('catches up a subscription, then delivers events appended later by another client, one batch at a time', async () => {
+      const start = await store.headPosition();
+      const id = stream();
+      await store.append(id, [event('Old', 1)], 'no_stream');
+      const seen: string[] = [];
+      let inHandler = 0;
+      let overlapped = false;
+      let caughtUp = false;
+      const subscription = store.subscribe({
+        after: start,
+        streamPrefixes: [id],
+        onEvents: async (events) => {
+          inHandler += 1;
+          if (inHandler > 1) overlapped = true;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          seen.push(...events.map((e) => e.type));
+          inHandler -= 1;
+        },
+        onCaughtUp: () => {
+          caughtUp = true;
+        },
+      });
+      try {
+        await waitFor(() => seen.length === 1 && caughtUp);
+        const other = await second();
+        let revision = 0n;
+        for (let n = 2; n <= 6; n++) {
+          revision = (await other.append(id, [event(`New${n}`, n)], revision)).nextExpectedRevision;
+        }
+        await waitFor(() => seen.length === 6, 5000);
+        expect(seen).toEqual(['Old', 'New2', 'New3', 'New4', 'New5', 'New6']);
+        expect(overlapped).toBe(false);
+      } finally {
+        await subscription.close();
+      }
+    });
+
+    it('delivers nothing after close', async () => {
+      const start = await store.headPosition();
+      const id = stream();
+      const seen: RecordedEvent[] = [];
+      const subscription = store.subscribe({
+        after: start,
+        streamPrefixes: [id],
+        onEvents: async (events) => void seen.push(...events),
+      });
+      await subscription.close();
+      await store.append(id, [event('Late')], 'no_stream');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(seen).toEqual([]);
+    });
+  });
+}
+
+async function readAllAfter(
+  store: EventStore,
+  after: Parameters<EventStore['readAll']>[0],
+  keep: (e: RecordedEvent) => boolean,
+): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  let cursor = after;
+  for (;;) {
+    const page = await store.readAll(cursor, 500);
+    if (page.length === 0) return out;
+    out.push(...page.filter(keep));
+    cursor = page[page.length - 1].position;
+  }
+}
+
+export async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
