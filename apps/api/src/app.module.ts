@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { VaultConfig, VaultCoreModule } from '@vault/nest';
+import { applicationHandlers } from './applications/application.commands';
+import { ApplicationsController } from './applications/applications.controller';
+import { HealthController } from './health/health.controller';
+import { AccessGuard } from './http/access.guard';
+import { ProblemFilter } from './http/problem.filter';
+import { ProjectionPendingInterceptor } from './http/projection-pending.interceptor';
+import { vaultValidationPipe } from './http/validation.pipe';
+import { PermissionsController } from './permissions/permissions.controller';
+
+export function appModule(config: VaultConfig) {
+  @Module({
+    imports: [VaultCoreModule.forRoot({ projector: config.projector, config }), CqrsModule.forRoot()],
+    controllers: [PermissionsController, ApplicationsController, HealthController],
+    providers: [
+      ...applicationHandlers,
+      { provide: APP_GUARD, useClass: AccessGuard },
+      { provide: APP_FILTER, useClass: ProblemFilter },
+      { provide: APP_PIPE, useFactory: vaultValidationPipe },
+      { provide: APP_INTERCEPTOR, useClass: ProjectionPendingInterceptor },
+    ],
+  })
+  class AppModule {}
+  return AppModule;
+}

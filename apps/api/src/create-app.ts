@@ -1,0 +1,36 @@
+// Builds the HTTP application; main.ts listens, tests use it directly.
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { TenantsService } from '@vault/application';
+import { JsonLogger, LOGGER, VaultConfig } from '@vault/nest';
+import { appModule } from './app.module';
+import { jsonBodies } from './http/body-parsing';
+import { requestContext } from './http/request-context.middleware';
+import { openApiDocument } from './openapi/openapi.document';
+
+export async function createApp(config: VaultConfig): Promise<INestApplication> {
+  const logger = new JsonLogger(config.logLevel);
+  const app = await NestFactory.create<NestExpressApplication>(appModule(config), {
+    bodyParser: false,
+    logger,
+  });
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(app.get<JsonLogger>(LOGGER)));
+  app.use(jsonBodies);
+  SwaggerModule.setup('docs', app, openApiDocument(), { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
+  app.enableShutdownHooks();
+  await bootstrapTenant(app, config, logger);
+  return app;
+}
+
+async function bootstrapTenant(app: INestApplication, config: VaultConfig, logger: JsonLogger): Promise<void> {
+  if (!config.bootstrapKey) {
+    logger.info('no VAULT_BOOTSTRAP_KEY; create a tenant with: npm run vault -- tenant create --name <name>');
+    return;
+  }
+  const created = await app.get(TenantsService).bootstrap(config.bootstrapKey, 'bootstrap');
+  if (created) logger.info('bootstrap created tenant "default" with VAULT_BOOTSTRAP_KEY as its management key', { tenant_id: created.tenant_id });
+}

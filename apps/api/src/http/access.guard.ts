@@ -1,0 +1,43 @@
+// Authenticates SVC-API-KEY, rate-limits per key and checks the route's permission.
+import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { Authenticator, Principal } from '@vault/application';
+import { DomainError } from '@vault/domain';
+import { VAULT_CONFIG, VaultConfig } from '@vault/nest';
+import { ACCESS, Access } from './access.decorators';
+import { problem } from './problem';
+import { RateLimiter } from './rate-limiter';
+
+export type AuthenticatedRequest = Request & { principal: Principal };
+
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly limiter: RateLimiter;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: Authenticator,
+    @Inject(VAULT_CONFIG) config: VaultConfig,
+  ) {
+    this.limiter = new RateLimiter(config.rateLimitPerSecond);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]);
+    if (!access) throw new Error(`Route ${context.getClass().name}.${context.getHandler().name} declares no access`);
+    if (access.kind === 'public') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers['svc-api-key'];
+    const principal = await this.authenticator.authenticate(typeof header === 'string' ? header : undefined);
+    request.principal = principal;
+    const wait = this.limiter.take(principal.applicationId);
+    if (wait > 0) {
+      throw new HttpException({ ...problem(429, 'Rate limit exceeded for this API key.'), retryAfter: wait }, 429);
+    }
+    if (access.kind === 'permission' && !principal.permissions.has(access.permission)) {
+      throw new DomainError('forbidden', `The application lacks the ${access.permission} permission.`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,25 @@
+// The REST API. With the embedded defaults it also runs the projector, so this one process is the whole vault.
+import 'reflect-metadata';
+import { ConfigError, JsonLogger, loadConfig } from '@vault/nest';
+import { createApp } from './create-app';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = new JsonLogger(config.logLevel);
+  const app = await createApp(config);
+  await app.listen(config.port);
+  const address = app.getHttpServer().address();
+  logger.info('vault API listening', {
+    port: typeof address === 'object' && address ? address.port : config.port,
+    data_dir: config.dataDir,
+    event_store: config.eventStore === 'embedded' ? 'embedded' : 'eventstoredb',
+    search: config.search === 'embedded' ? 'embedded' : 'meilisearch',
+    projector: config.projector,
+  });
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'vault API failed to start', error: message }) + '\n');
+  process.exit(1);
+});

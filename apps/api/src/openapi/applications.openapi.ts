@@ -1,0 +1,117 @@
+import { authErrors, json, pageParameters, uuidPath } from './common.openapi';
+
+const ref = { $ref: '#/components/schemas/Application' };
+const body = {
+  required: true,
+  content: json(
+    { $ref: '#/components/schemas/ApplicationBody' },
+    {
+      name: 'Checkout service',
+      type: 'private',
+      permissions: ['token:read', 'token:search'],
+      rules: [{ description: 'PCI masked', priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read', 'token:search'] }],
+    },
+  ),
+};
+const bodyErrors = {
+  '400': { $ref: '#/components/responses/BadRequest' },
+  '413': { $ref: '#/components/responses/TooLarge' },
+  '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+};
+
+export const applicationSchemas = {
+  AccessRule: {
+    type: 'object',
+    required: ['priority', 'container', 'transform', 'permissions'],
+    properties: {
+      description: { type: 'string' },
+      priority: { type: 'integer', minimum: 1 },
+      container: { type: 'string', example: '/pci/' },
+      transform: { type: 'string', enum: ['mask', 'redact', 'reveal'] },
+      permissions: { type: 'array', items: { type: 'string', example: 'token:read' } },
+    },
+  },
+  ApplicationBody: {
+    type: 'object',
+    required: ['name', 'type'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 200 },
+      type: { type: 'string', enum: ['public', 'private', 'expiring', 'management'] },
+      permissions: { type: 'array', items: { type: 'string' } },
+      rules: { type: 'array', items: { $ref: '#/components/schemas/AccessRule' } },
+      expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Required for, and only for, expiring applications' },
+    },
+  },
+  Application: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      tenant_id: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      type: { type: 'string' },
+      permissions: { type: 'array', items: { type: 'string' } },
+      rules: { type: 'array', items: { $ref: '#/components/schemas/AccessRule' } },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+      created_by: { type: 'string' },
+      created_at: { type: 'string', format: 'date-time' },
+      modified_by: { type: 'string' },
+      modified_at: { type: 'string', format: 'date-time' },
+      key: { type: 'string', description: 'Only in the create and regenerate responses; shown once.' },
+    },
+  },
+};
+
+export const applicationPaths = {
+  '/applications': {
+    post: {
+      summary: 'Create an application (application:create)',
+      requestBody: body,
+      responses: { '201': { description: 'Created, with its key', content: json(ref) }, ...bodyErrors, ...authErrors },
+    },
+    get: {
+      summary: 'List applications, newest first (application:read)',
+      parameters: pageParameters,
+      responses: {
+        '200': {
+          description: 'A page',
+          content: json({
+            type: 'object',
+            properties: { pagination: { $ref: '#/components/schemas/Pagination' }, data: { type: 'array', items: ref } },
+          }),
+        },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        ...authErrors,
+      },
+    },
+  },
+  '/applications/{id}': {
+    parameters: [uuidPath()],
+    get: {
+      summary: 'Get an application (application:read)',
+      responses: { '200': { description: 'The application', content: json(ref) }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+    },
+    put: {
+      summary: 'Replace an application’s settings (application:update)',
+      requestBody: body,
+      responses: {
+        '200': { description: 'Updated', content: json(ref) },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '409': { $ref: '#/components/responses/Conflict' },
+        ...bodyErrors,
+        ...authErrors,
+      },
+    },
+    delete: {
+      summary: 'Delete an application; its key stops working (application:delete)',
+      responses: { '204': { description: 'Deleted' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+    },
+  },
+  '/applications/{id}/regenerate': {
+    parameters: [uuidPath()],
+    post: {
+      summary: 'Issue a new key; the old one stops working at once (application:update)',
+      responses: { '200': { description: 'The application with its new key', content: json(ref) }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+    },
+  },
+};

@@ -1,0 +1,55 @@
+// The OpenAPI 3.1 document served at /openapi.json and rendered at /docs. Written by hand so that it says exactly what the API does.
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { applicationPaths, applicationSchemas } from './applications.openapi';
+import { commonResponses, commonSchemas } from './common.openapi';
+
+export function openApiDocument(): OpenAPIObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Vault API',
+      version: '0.1.0',
+      description:
+        'Self-hostable token vault. Every endpoint but /health needs the `SVC-API-KEY` header; errors are RFC 7807 problem details.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'SVC-API-KEY' } },
+      schemas: { ...commonSchemas, ...applicationSchemas },
+      responses: commonResponses,
+    },
+    paths: <OpenAPIObject['paths']>{
+      '/permissions': {
+        get: {
+          summary: 'List permissions',
+          description: 'The permission catalogue; any valid key may read it.',
+          parameters: [
+            {
+              name: 'application_type',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: ['public', 'private', 'expiring', 'management'] },
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'Permissions',
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Permission' } } } },
+            },
+            '400': { $ref: '#/components/responses/BadRequest' },
+            '401': { $ref: '#/components/responses/Unauthorized' },
+          },
+        },
+      },
+      ...applicationPaths,
+      '/health': {
+        get: {
+          summary: 'Liveness and readiness, with projection lag',
+          security: [],
+          responses: { '200': { description: 'Ready' }, '503': { description: 'Not ready (projection lag or a store down)' } },
+        },
+      },
+    },
+  };
+}

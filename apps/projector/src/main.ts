@@ -1,0 +1,38 @@
+// The event-stream consumer for the production stack: follows EventStoreDB and feeds the read models (Meilisearch).
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Projector } from '@vault/application';
+import { JsonLogger, loadConfig, PROJECTOR, VaultCoreModule } from '@vault/nest';
+
+const HELP = `Usage: node dist/apps/projector/src/main.js
+
+Runs the projections: follows the event log from the read model's checkpoint, applies every event
+exactly once, and keeps following until SIGTERM. Configure with VAULT_EVENT_STORE, VAULT_SEARCH,
+MEILI_MASTER_KEY and VAULT_DATA_DIR (see the README). Logs JSON lines with the projection lag.`;
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(HELP + '\n');
+    return;
+  }
+  const config = loadConfig();
+  const logger = new JsonLogger(config.logLevel);
+
+  @Module({ imports: [VaultCoreModule.forRoot({ projector: 'inline', config })] })
+  class ProjectorModule {}
+
+  const app = await NestFactory.createApplicationContext(ProjectorModule, { logger });
+  app.enableShutdownHooks();
+  const projector = app.get<Projector>(PROJECTOR);
+  logger.info('projector caught up; following the event log', { ...(await projector.status()) });
+  const timer = setInterval(() => {
+    void projector.status().then((status) => logger.info('projection status', { ...status }));
+  }, 30_000);
+  timer.unref();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(JSON.stringify({ level: 'error', msg: 'projector failed', error: String(error) }) + '\n');
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+// How one projection collection is kept in SQLite: a table of (id, revision, doc) plus the columns its queries need.
+import type { SqliteDatabase } from '../../sqlite/open-database';
+
+export interface SqliteCollection {
+  name: string;
+  /** DDL run on every open (IF NOT EXISTS). */
+  schema: string;
+  upsert(db: SqliteDatabase, id: string, revision: bigint, doc: Record<string, unknown>): void;
+  remove(db: SqliteDatabase, id: string): void;
+  load(db: SqliteDatabase, ids: string[]): Array<{ id: string; revision: number; doc: string }>;
+}
+
+type ColumnValue = string | number | null;
+
+/** A collection stored as one table: `columns` are extracted from the document for indexes and filters. */
+export function documentTable(
+  name: string,
+  columns: Record<string, { type: 'TEXT' | 'INTEGER'; value: (doc: Record<string, unknown>) => ColumnValue }>,
+  indexes: string[] = [],
+): SqliteCollection {
+  const names = Object.keys(columns);
+  const schema = [
+    `CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, revision INTEGER NOT NULL, doc TEXT NOT NULL${names
+      .map((c) => `, ${c} ${columns[c].type}`)
+      .join('')});`,
+    ...indexes.map((ddl) => `${ddl};`),
+  ].join('\n');
+  const statements = new WeakMap<SqliteDatabase, { upsert: any; remove: any }>();
+  const prepared = (db: SqliteDatabase) => {
+    let s = statements.get(db);
+    if (!s) {
+      const all = ['id', 'revision', 'doc', ...names];
+      s = {
+        upsert: db.prepare(
+          `INSERT INTO ${name} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
+           ON CONFLICT (id) DO UPDATE SET ${all.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`,
+        ),
+        remove: db.prepare(`DELETE FROM ${name} WHERE id = ?`),
+      };
+      statements.set(db, s);
+    }
+    return s;
+  };
+  return {
+    name,
+    schema,
+    upsert(db, id, revision, doc) {
+      prepared(db).upsert.run(id, Number(revision), JSON.stringify(doc), ...names.map((c) => columns[c].value(doc)));
+    },
+    remove(db, id) {
+      prepared(db).remove.run(id);
+    },
+    load(db, ids) {
+      if (ids.length === 0) return [];
+      return db
+        .prepare(`SELECT id, revision, doc FROM ${name} WHERE id IN (${ids.map(() => '?').join(', ')})`)
+        .all(...ids) as Array<{ id: string; revision: number; doc: string }>;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// Runs a command against one aggregate: read its stream, fold, decide, append at the read revision.
+// A lost race is retried from fresh state; only when retries run out does the caller see a 409.
+import { CommandContext, conflict, DomainEvent } from '@vault/domain';
+import { EventStore, LogPosition, WrongExpectedRevisionError } from '../ports/event-store';
+import type { ProjectionWaiter } from '../projections/projector';
+import { currentRequestContext } from '../request-context';
+
+export interface Aggregate<TState, TCommand, TEvent extends DomainEvent> {
+  evolve(state: TState | null, event: TEvent): TState | null;
+  decide(command: TCommand, state: TState | null, ctx: CommandContext): TEvent[];
+}
+
+export interface CommandOutcome<TState, TEvent> {
+  events: TEvent[];
+  state: TState | null;
+  position: LogPosition | null;
+}
+
+export interface CommandRunnerOptions {
+  maxAttempts: number;
+  /** How long a write waits for the read models before answering anyway (VAULT_WRITE_WAIT_MS). */
+  writeWaitMs: number;
+}
+
+export class CommandRunner {
+  constructor(
+    private readonly events: EventStore,
+    private readonly waiter: ProjectionWaiter,
+    private readonly options: CommandRunnerOptions,
+  ) {}
+
+  async run<TState, TCommand, TEvent extends DomainEvent>(
+    aggregate: Aggregate<TState, TCommand, TEvent>,
+    streamId: string,
+    command: TCommand,
+    ctx: CommandContext,
+  ): Promise<CommandOutcome<TState, TEvent>> {
+    for (let attempt = 1; ; attempt++) {
+      const history = await this.events.readStream(streamId);
+      let state: TState | null = null;
+      for (const recorded of history) {
+        state = aggregate.evolve(state, { type: recorded.type, data: recorded.data } as TEvent);
+      }
+      const decided = aggregate.decide(command, state, ctx);
+      if (decided.length === 0) return { events: [], state, position: null };
+      const expected = history.length === 0 ? 'no_stream' : history[history.length - 1].revision;
+      try {
+        const result = await this.events.append(
+          streamId,
+          decided.map((event) => ({
+            type: event.type,
+            data: event.data,
+            metadata: {
+              tenant_id: ctx.tenantId,
+              actor: ctx.actor,
+              timestamp: ctx.now.toISOString(),
+              correlation_id: ctx.correlationId,
+            },
+          })),
+          expected,
+        );
+        for (const event of decided) state = aggregate.evolve(state, event);
+        await this.awaitReadModels(result.position);
+        return { events: decided, state, position: result.position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (attempt >= this.options.maxAttempts) {
+          throw conflict('The resource was changed by another request at the same time; retry the request.');
+        }
+      }
+    }
+  }
+
+  private async awaitReadModels(position: LogPosition): Promise<void> {
+    const applied = await this.waiter.waitFor(position, this.options.writeWaitMs);
+    const context = currentRequestContext();
+    if (!applied && context) context.projectionPending = true;
+  }
+}

@@ -1,0 +1,43 @@
+// Where projections keep their documents and their checkpoint. Adapters only upsert and delete; the logic is in projections.
+import type { LogPosition } from './event-store';
+
+export interface StoredDocument<T = Record<string, unknown>> {
+  /** Revision of the last event of the document's stream that was applied. */
+  revision: bigint;
+  /** null: a tombstone, kept by stores that can replay events (so a replayed create does not resurrect it). */
+  doc: T | null;
+}
+
+export interface DocumentChange {
+  collection: string;
+  id: string;
+  revision: bigint;
+  /** null deletes the document. */
+  doc: Record<string, unknown> | null;
+}
+
+export interface ProjectionStore {
+  /** The position of the last event whose effects are stored, or null before the first one. */
+  checkpoint(): Promise<LogPosition | null>;
+  load(collection: string, ids: string[]): Promise<Map<string, StoredDocument>>;
+  /** Writes the changes and the checkpoint so that a crash at any point neither loses nor double-applies an event. */
+  commit(changes: DocumentChange[], checkpoint: LogPosition): Promise<void>;
+}
+
+export const PROJECTION_STORE = Symbol('ProjectionStore');
+
+/** A fresh, empty store for a rebuild, and the switch that makes it the live one. */
+export interface RebuildTarget {
+  store: ProjectionStore;
+  /** Atomically makes the rebuilt store the one every reader and the projector use. */
+  swapIn(): Promise<void>;
+  /** Throws the rebuilt store away (on failure or cancel). */
+  discard(): Promise<void>;
+}
+
+export interface RebuildableReadModel {
+  describe(): string;
+  createRebuildTarget(): Promise<RebuildTarget>;
+}
+
+export const REBUILDABLE_READ_MODEL = Symbol('RebuildableReadModel');

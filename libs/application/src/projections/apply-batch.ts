@@ -1,0 +1,53 @@
+// Turns a batch of log events into document changes: loads each touched document once, applies events in order,
+// and skips an event the document has already seen (its revision is not above the stored one), so replays are harmless.
+import type { RecordedEvent } from '../ports/event-store';
+import type { DocumentChange, ProjectionStore, StoredDocument } from '../ports/projection-store';
+import { documentIdOf, Projection } from './projection';
+
+export class ProjectionSet {
+  private readonly byType = new Map<string, Projection>();
+
+  constructor(readonly projections: readonly Projection<any>[]) {
+    for (const projection of projections) {
+      for (const type of projection.eventTypes) this.byType.set(type, projection);
+    }
+  }
+
+  for(event: RecordedEvent): Projection | undefined {
+    return this.byType.get(event.type);
+  }
+}
+
+export async function applyBatch(
+  events: RecordedEvent[],
+  projections: ProjectionSet,
+  store: ProjectionStore,
+): Promise<DocumentChange[]> {
+  const wanted = new Map<string, Set<string>>();
+  for (const event of events) {
+    const projection = projections.for(event);
+    if (!projection) continue;
+    const ids = wanted.get(projection.collection) ?? new Set<string>();
+    ids.add(documentIdOf(event));
+    wanted.set(projection.collection, ids);
+  }
+  const current = new Map<string, StoredDocument | null>();
+  for (const [collection, ids] of wanted) {
+    const loaded = await store.load(collection, [...ids]);
+    for (const id of ids) current.set(`${collection}\u0000${id}`, loaded.get(id) ?? null);
+  }
+
+  const changes = new Map<string, DocumentChange>();
+  for (const event of events) {
+    const projection = projections.for(event);
+    if (!projection) continue;
+    const id = documentIdOf(event);
+    const key = `${projection.collection}\u0000${id}`;
+    const stored = current.get(key) ?? null;
+    if (stored && stored.revision >= event.revision) continue;
+    const doc = projection.evolve(stored?.doc ?? null, event);
+    current.set(key, doc === null ? null : { revision: event.revision, doc });
+    changes.set(key, { collection: projection.collection, id, revision: event.revision, doc });
+  }
+  return [...changes.values()];
+}

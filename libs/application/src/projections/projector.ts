@@ -1,0 +1,139 @@
+// Follows the event log from the read model's checkpoint and applies projections, batch by batch.
+// The checkpoint lives with the documents (ProjectionStore.commit), so a kill at any point resumes exactly where it stopped.
+import { comparePositions, encodePosition, EventStore, LogPosition, RecordedEvent, Subscription } from '../ports/event-store';
+import type { ProjectionStore } from '../ports/projection-store';
+import { applyBatch, ProjectionSet } from './apply-batch';
+
+export interface ProjectorLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ProjectionStatus {
+  running: boolean;
+  caughtUp: boolean;
+  checkpoint: string | null;
+  head: string | null;
+  lagEvents: number | null;
+}
+
+/** Tells a writer when the read models have applied its events. */
+export interface ProjectionWaiter {
+  /** Resolves true once the read models are at or past `position`, false after `timeoutMs`. */
+  waitFor(position: LogPosition, timeoutMs: number): Promise<boolean>;
+}
+
+const RETRY_DELAY_MS = 1000;
+
+export class Projector implements ProjectionWaiter {
+  private subscription: Subscription | null = null;
+  private position: LogPosition | null = null;
+  private caughtUp = false;
+  private stopped = true;
+  private readonly waiters = new Set<{ position: LogPosition; resolve: (ok: boolean) => void }>();
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ProjectionStore,
+    private readonly projections: ProjectionSet,
+    private readonly logger: ProjectorLogger,
+  ) {}
+
+  /** Starts following the log; resolves once it has caught up the first time. */
+  start(): Promise<void> {
+    this.stopped = false;
+    return new Promise<void>((resolve) => this.follow(resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.subscription?.close();
+    this.subscription = null;
+    for (const waiter of [...this.waiters]) waiter.resolve(false);
+  }
+
+  /** Pauses, runs `swap` (e.g. reopen the read model a rebuild swapped in), and resumes from the store's checkpoint. */
+  async restart(swap: () => Promise<void> = async () => undefined): Promise<void> {
+    await this.subscription?.close();
+    this.subscription = null;
+    await swap();
+    if (!this.stopped) await new Promise<void>((resolve) => this.follow(resolve));
+  }
+
+  waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
+    if (this.position && comparePositions(this.position, position) >= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        position,
+        resolve: (ok: boolean) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  async status(): Promise<ProjectionStatus> {
+    const head = await this.events.headPosition();
+    const checkpoint = this.position;
+    const lag = head === null ? 0 : checkpoint === null ? Number(head.commit) : lagBetween(checkpoint, head);
+    return {
+      running: !this.stopped && this.subscription !== null,
+      caughtUp: this.caughtUp,
+      checkpoint: checkpoint && encodePosition(checkpoint),
+      head: head && encodePosition(head),
+      lagEvents: lag,
+    };
+  }
+
+  private follow(onCaughtUp: () => void): void {
+    void (async () => {
+      try {
+        this.position = await this.store.checkpoint();
+      } catch (error) {
+        this.logger.error('projector could not read its checkpoint', { error: String(error) });
+        this.scheduleRetry(onCaughtUp);
+        return;
+      }
+      if (this.stopped) return;
+      this.subscription = this.events.subscribe({
+        after: this.position,
+        onEvents: (events) => this.handle(events),
+        onCaughtUp: () => {
+          this.caughtUp = true;
+          onCaughtUp();
+        },
+        onError: (error) => {
+          this.logger.error('projector stopped on an error; retrying from its checkpoint', { error: String(error) });
+          this.subscription = null;
+          this.scheduleRetry(onCaughtUp);
+        },
+      });
+    })();
+  }
+
+  private scheduleRetry(onCaughtUp: () => void): void {
+    if (this.stopped) return;
+    this.retryTimer = setTimeout(() => this.follow(onCaughtUp), RETRY_DELAY_MS);
+  }
+
+  private async handle(events: RecordedEvent[]): Promise<void> {
+    const last = events[events.length - 1].position;
+    const changes = await applyBatch(events, this.projections, this.store);
+    await this.store.commit(changes, last);
+    this.position = last;
+    for (const waiter of [...this.waiters]) {
+      if (comparePositions(last, waiter.position) >= 0) waiter.resolve(true);
+    }
+  }
+}
+
+/** Lag in events where positions are sequence numbers (embedded); EventStoreDB positions are byte offsets, so there it is approximate. */
+function lagBetween(checkpoint: LogPosition, head: LogPosition): number {
+  return Math.max(0, Number(head.commit - checkpoint.commit));
+}

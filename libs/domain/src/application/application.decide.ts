@@ -1,0 +1,110 @@
+// Decisions for applications: who may hold which permission, expiry, access rules, tenant scoping.
+import type { CommandContext } from '../shared/events';
+import { DomainError, FieldErrorCollector, notFound } from '../shared/errors';
+import { findPermission, isApplicationType } from '../permissions/permission-catalogue';
+import { validateAccessRules } from '../token/access-rules';
+import type { ApplicationEvent, ApplicationSettings } from './application.events';
+import type { ApplicationState } from './application.evolve';
+
+/** Settings as the caller sent them, already shape-checked (strings, arrays) by the transport. */
+export interface ApplicationInput {
+  name: string;
+  type: string;
+  permissions?: string[];
+  rules?: unknown[];
+  expires_at?: string | null;
+}
+
+export type ApplicationCommand =
+  | { type: 'CreateApplication'; id: string; keyHash: string; input: ApplicationInput }
+  | { type: 'UpdateApplication'; id: string; input: ApplicationInput }
+  | { type: 'RegenerateApplicationKey'; id: string; keyHash: string }
+  | { type: 'DeleteApplication'; id: string };
+
+export function decideApplication(
+  command: ApplicationCommand,
+  state: ApplicationState | null,
+  ctx: CommandContext,
+): ApplicationEvent[] {
+  const actor = ctx.actor.id;
+  const at = ctx.now.toISOString();
+  const tenant_id = requireTenant(ctx);
+  if (command.type === 'CreateApplication') {
+    if (state) throw new DomainError('conflict', 'An application with this id already exists.');
+    const settings = validateApplicationSettings(command.input, ctx.now);
+    return [
+      {
+        type: 'ApplicationCreated',
+        data: { id: command.id, tenant_id, ...settings, key_hash: command.keyHash, created_by: actor, created_at: at },
+      },
+    ];
+  }
+  if (!state || state.deleted || state.tenant_id !== tenant_id) throw notFound('Application');
+  switch (command.type) {
+    case 'UpdateApplication': {
+      const settings = validateApplicationSettings(command.input, ctx.now);
+      return [{ type: 'ApplicationUpdated', data: { id: state.id, tenant_id, ...settings, modified_by: actor, modified_at: at } }];
+    }
+    case 'RegenerateApplicationKey':
+      return [
+        {
+          type: 'ApplicationKeyRegenerated',
+          data: { id: state.id, tenant_id, key_hash: command.keyHash, modified_by: actor, modified_at: at },
+        },
+      ];
+    case 'DeleteApplication':
+      return [{ type: 'ApplicationDeleted', data: { id: state.id, tenant_id, deleted_by: actor, deleted_at: at } }];
+  }
+}
+
+function requireTenant(ctx: CommandContext): string {
+  if (!ctx.tenantId) throw new DomainError('forbidden', 'Applications belong to a tenant.');
+  return ctx.tenantId;
+}
+
+export function validateApplicationSettings(input: ApplicationInput, now: Date): ApplicationSettings {
+  const errors = new FieldErrorCollector();
+  const name = input.name.trim();
+  if (name.length < 1 || input.name.length > 200) errors.add('name', 'name must be 1 to 200 characters long');
+  if (!isApplicationType(input.type)) {
+    errors.add('type', 'type must be one of public, private, expiring, management');
+  }
+  const type = input.type as ApplicationSettings['type'];
+  const permissions = [...new Set(input.permissions ?? [])];
+  (input.permissions ?? []).forEach((permission, i) => {
+    const known = findPermission(permission);
+    if (!known) errors.add(`permissions[${i}]`, `unknown permission "${permission}"`);
+    else if (isApplicationType(type) && !known.application_types.includes(type)) {
+      errors.add(`permissions[${i}]`, `permission "${permission}" cannot be held by a ${type} application`);
+    }
+  });
+  const expiresAt = input.expires_at ?? null;
+  if (type === 'expiring') {
+    const when = expiresAt === null ? NaN : Date.parse(expiresAt);
+    if (expiresAt === null) errors.add('expires_at', 'expires_at is required for expiring applications');
+    else if (Number.isNaN(when)) errors.add('expires_at', 'expires_at must be an ISO 8601 date-time');
+    else if (when <= now.getTime()) errors.add('expires_at', 'expires_at must be in the future');
+  } else if (expiresAt !== null && isApplicationType(type)) {
+    errors.add('expires_at', 'only expiring applications may have expires_at');
+  }
+  const rawRules = input.rules ?? [];
+  if (type === 'management' && rawRules.length > 0) errors.add('rules', 'management applications cannot have rules');
+  const rules = validateAccessRules(rawRules, 'rules', errors);
+  // A rule's permissions also grant the endpoint permission (as on hosted vaults), so they must suit the type too.
+  rules.forEach((rule, i) =>
+    rule.permissions.forEach((permission, j) => {
+      const known = findPermission(permission);
+      if (known && isApplicationType(type) && !known.application_types.includes(type)) {
+        errors.add(`rules[${i}].permissions[${j}]`, `permission "${permission}" cannot be held by a ${type} application`);
+      }
+    }),
+  );
+  errors.throwIfAny();
+  return {
+    name,
+    type,
+    permissions,
+    rules,
+    expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+  };
+}

@@ -1,0 +1,38 @@
+// A tenant: the boundary of every resource. Created by the operator (CLI) or the development bootstrap.
+import type { CommandContext, DomainEvent } from '../shared/events';
+import { DomainError, FieldErrorCollector } from '../shared/errors';
+
+export const tenantStream = (id: string) => `tenant-${id}`;
+
+export type TenantCreated = DomainEvent<'TenantCreated', { id: string; name: string; created_by: string; created_at: string }>;
+export type TenantEvent = TenantCreated;
+
+export interface TenantState {
+  id: string;
+  name: string;
+  created_by: string;
+  created_at: string;
+}
+
+export type TenantCommand = { type: 'CreateTenant'; id: string; name: string };
+
+export function evolveTenant(_state: TenantState | null, event: TenantEvent): TenantState | null {
+  switch (event.type) {
+    case 'TenantCreated':
+      return { ...event.data };
+  }
+}
+
+export function decideTenant(command: TenantCommand, state: TenantState | null, ctx: CommandContext): TenantEvent[] {
+  if (state) throw new DomainError('conflict', 'A tenant with this id already exists.');
+  const errors = new FieldErrorCollector();
+  const name = command.name.trim();
+  if (name.length < 1 || name.length > 200) errors.add('name', 'name must be 1 to 200 characters long');
+  errors.throwIfAny();
+  return [
+    {
+      type: 'TenantCreated',
+      data: { id: command.id, name, created_by: ctx.actor.id, created_at: ctx.now.toISOString() },
+    },
+  ];
+}

@@ -1,0 +1,59 @@
+// Configuration from the environment (API.md's table plus our own knobs), validated once at start-up.
+import { resolve } from 'node:path';
+
+export interface VaultConfig {
+  port: number;
+  dataDir: string;
+  /** 'embedded' or an EventStoreDB connection string. */
+  eventStore: string;
+  /** 'embedded' or a Meilisearch URL. */
+  search: string;
+  meiliMasterKey: string | undefined;
+  masterKey: string | undefined;
+  bootstrapKey: string | undefined;
+  writeWaitMs: number;
+  /** Requests per second allowed per API key (token bucket refill rate); burst is twice that. */
+  rateLimitPerSecond: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** inline: the API process runs the projector (default with the embedded read model); external: apps/projector does. */
+  projector: 'inline' | 'external';
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
+  const int = (name: string, fallback: number, min: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}`);
+    return value;
+  };
+  const bootstrapKey = env.VAULT_BOOTSTRAP_KEY || undefined;
+  if (bootstrapKey !== undefined && bootstrapKey.length < 32) {
+    throw new ConfigError('VAULT_BOOTSTRAP_KEY must be at least 32 characters long');
+  }
+  const logLevel = (env.VAULT_LOG_LEVEL ?? 'info') as VaultConfig['logLevel'];
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new ConfigError('VAULT_LOG_LEVEL must be debug, info, warn or error');
+  return {
+    port: int('PORT', 3000, 0),
+    dataDir: resolve(env.VAULT_DATA_DIR || './data'),
+    eventStore: env.VAULT_EVENT_STORE || 'embedded',
+    search: env.VAULT_SEARCH || 'embedded',
+    meiliMasterKey: env.MEILI_MASTER_KEY || undefined,
+    masterKey: env.VAULT_MASTER_KEY || undefined,
+    bootstrapKey,
+    writeWaitMs: int('VAULT_WRITE_WAIT_MS', 2000, 0),
+    rateLimitPerSecond: int('VAULT_RATE_LIMIT_PER_SECOND', 2000, 1),
+    logLevel,
+    projector: projectorMode(env),
+  };
+}
+
+export const VAULT_CONFIG = Symbol('VaultConfig');
+
+function projectorMode(env: NodeJS.ProcessEnv): VaultConfig['projector'] {
+  const value = env.VAULT_PROJECTOR || ((env.VAULT_SEARCH || 'embedded') === 'embedded' ? 'inline' : 'external');
+  if (value !== 'inline' && value !== 'external') throw new ConfigError('VAULT_PROJECTOR must be inline or external');
+  return value;
+}

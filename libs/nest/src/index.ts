@@ -1,0 +1,5 @@
+export * from './config';
+export * from './json-logger';
+export * from './read-models';
+export * from './event-store';
+export * from './vault-core.module';

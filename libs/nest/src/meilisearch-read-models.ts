@@ -1,0 +1,29 @@
+// The read models on Meilisearch (VAULT_SEARCH is its URL). Loaded only when configured, so the embedded setup
+// never touches the client.
+import {
+  MeiliApplicationReadModel,
+  MeiliReadModel,
+  MeiliTenantReadModel,
+  meiliApplicationsCollection,
+  meiliTenantsCollection,
+} from '@vault/adapters';
+import type { VaultConfig } from './config';
+import type { ReadModels } from './read-models';
+
+export async function openMeilisearchReadModels(config: VaultConfig): Promise<ReadModels> {
+  const model = new MeiliReadModel({ host: config.search, apiKey: config.meiliMasterKey }, [
+    meiliTenantsCollection,
+    meiliApplicationsCollection,
+  ]);
+  // Creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
+  await model.ensureSetup();
+  return {
+    projectionStore: model,
+    rebuildable: model,
+    tenants: new MeiliTenantReadModel(model),
+    applications: new MeiliApplicationReadModel(model),
+    // No onSwap: a swap replaces the contents under the same index uids, for every process at once.
+    // The client keeps no connection open, so there is nothing to close.
+    close: async () => undefined,
+  };
+}

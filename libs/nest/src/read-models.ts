@@ -1,0 +1,52 @@
+// Chooses and opens the read-model adapters (embedded SQLite or Meilisearch) behind the application's ports.
+import {
+  ApplicationReadModel,
+  ProjectionSet,
+  ProjectionStore,
+  RebuildableReadModel,
+  TenantReadModel,
+  applicationsProjection,
+  tenantsProjection,
+} from '@vault/application';
+import {
+  SqliteApplicationReadModel,
+  SqliteReadModel,
+  SqliteTenantReadModel,
+  applicationsTable,
+  tenantsTable,
+} from '@vault/adapters';
+import type { VaultConfig } from './config';
+
+export interface ReadModels {
+  projectionStore: ProjectionStore;
+  rebuildable: RebuildableReadModel;
+  tenants: TenantReadModel;
+  applications: ApplicationReadModel;
+  /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
+  onSwap?(listener: (reopen: () => Promise<void>) => void): void;
+  close(): Promise<void>;
+}
+
+export const READ_MODELS = Symbol('ReadModels');
+
+export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection]);
+
+export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
+  if (config.search !== 'embedded') {
+    // Loaded only when configured, so the embedded default never loads the Meilisearch client.
+    const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
+    return meili.openMeilisearchReadModels(config);
+  }
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable]);
+  model.removeStaleFiles();
+  return {
+    projectionStore: model,
+    rebuildable: model,
+    tenants: new SqliteTenantReadModel(model),
+    applications: new SqliteApplicationReadModel(model),
+    onSwap(listener) {
+      model.watchPointer(() => listener(async () => void model.followPointer()));
+    },
+    close: () => model.close(),
+  };
+}

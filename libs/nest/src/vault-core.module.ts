@@ -1,0 +1,122 @@
+// Wires ports to adapters for every app (API, projector, CLI): the event store, read models, projector and use cases.
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import {
+  APPLICATION_READ_MODEL,
+  ApplicationsService,
+  Authenticator,
+  CommandRunner,
+  EVENT_STORE,
+  EventStore,
+  PollingProjectionWaiter,
+  ProjectionWaiter,
+  Projector,
+  TENANT_READ_MODEL,
+  TenantsService,
+} from '@vault/application';
+import { apiKeys, systemClock, uuidGenerator } from '@vault/adapters';
+import { loadConfig, VAULT_CONFIG, VaultConfig } from './config';
+import { openEventStore } from './event-store';
+import { JsonLogger, LOGGER } from './json-logger';
+import { allProjections, openReadModels, READ_MODELS, ReadModels } from './read-models';
+
+/** inline: this process runs the projector (embedded default). external: another process does (apps/projector). none: the CLI. */
+export type ProjectorMode = 'inline' | 'external' | 'none';
+export const PROJECTOR_MODE = Symbol('ProjectorMode');
+export const PROJECTOR = Symbol('Projector');
+export const PROJECTION_WAITER = Symbol('ProjectionWaiter');
+
+@Injectable()
+class Shutdown implements OnApplicationShutdown {
+  constructor(
+    @Inject(PROJECTOR) private readonly projector: Projector | null,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projector?.stop();
+    await this.readModels.close();
+    await this.events.close();
+  }
+}
+
+@Global()
+@Module({})
+export class VaultCoreModule {
+  static forRoot(options: { projector: ProjectorMode; config?: VaultConfig }): DynamicModule {
+    const config = options.config ?? loadConfig();
+    return {
+      module: VaultCoreModule,
+      providers: [
+        { provide: VAULT_CONFIG, useValue: config },
+        { provide: PROJECTOR_MODE, useValue: options.projector },
+        { provide: LOGGER, useValue: new JsonLogger(config.logLevel) },
+        { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
+        { provide: READ_MODELS, useFactory: () => openReadModels(config) },
+        { provide: TENANT_READ_MODEL, useFactory: (rm: ReadModels) => rm.tenants, inject: [READ_MODELS] },
+        { provide: APPLICATION_READ_MODEL, useFactory: (rm: ReadModels) => rm.applications, inject: [READ_MODELS] },
+        {
+          provide: PROJECTOR,
+          inject: [EVENT_STORE, READ_MODELS, LOGGER],
+          useFactory: async (events: EventStore, readModels: ReadModels, logger: JsonLogger) => {
+            if (options.projector !== 'inline') return null;
+            const projector = new Projector(events, readModels.projectionStore, allProjections(), logger);
+            readModels.onSwap?.((reopen) => {
+              void projector.restart(reopen).then(() => logger.info('switched to the rebuilt read model'));
+            });
+            await projector.start();
+            return projector;
+          },
+        },
+        {
+          provide: PROJECTION_WAITER,
+          inject: [PROJECTOR, READ_MODELS],
+          useFactory: (projector: Projector | null, readModels: ReadModels): ProjectionWaiter => {
+            if (projector) return projector;
+            if (options.projector === 'external') return new PollingProjectionWaiter(readModels.projectionStore);
+            // The CLI answers as soon as the event is durable; a running API or projector applies it within a second.
+            return { waitFor: async () => true };
+          },
+        },
+        {
+          provide: CommandRunner,
+          inject: [EVENT_STORE, PROJECTION_WAITER],
+          useFactory: (events: EventStore, waiter: ProjectionWaiter) =>
+            new CommandRunner(events, waiter, { maxAttempts: 5, writeWaitMs: config.writeWaitMs }),
+        },
+        {
+          provide: ApplicationsService,
+          inject: [CommandRunner, READ_MODELS],
+          useFactory: (runner: CommandRunner, rm: ReadModels) => new ApplicationsService(runner, rm.applications, uuidGenerator, apiKeys),
+        },
+        {
+          provide: TenantsService,
+          inject: [CommandRunner, ApplicationsService, READ_MODELS],
+          useFactory: (runner: CommandRunner, apps: ApplicationsService, rm: ReadModels) =>
+            new TenantsService(runner, apps, rm.tenants, uuidGenerator, systemClock),
+        },
+        {
+          provide: Authenticator,
+          inject: [READ_MODELS],
+          useFactory: (rm: ReadModels) => new Authenticator(rm.applications, apiKeys, systemClock),
+        },
+        Shutdown,
+      ],
+      exports: [
+        VAULT_CONFIG,
+        PROJECTOR_MODE,
+        LOGGER,
+        EVENT_STORE,
+        READ_MODELS,
+        TENANT_READ_MODEL,
+        APPLICATION_READ_MODEL,
+        PROJECTOR,
+        PROJECTION_WAITER,
+        CommandRunner,
+        ApplicationsService,
+        TenantsService,
+        Authenticator,
+      ],
+    };
+  }
+}
