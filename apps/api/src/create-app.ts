@@ -21,7 +21,6 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
   app.use(requestContext(app.get<JsonLogger>(LOGGER)));
   app.use(jsonBodies);
   SwaggerModule.setup('docs', app, openApiDocument(), { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
-  app.enableShutdownHooks();
   await bootstrapTenant(app, config, logger);
   return app;
 }

@@ -7,6 +7,19 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
   const app = await createApp(config);
+  // Stop taking requests, let in-flight ones finish, stop the projector at a batch boundary, close the stores, exit 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info('shutting down', { signal });
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error('shutdown failed', { error: String(error) });
+          process.exit(1);
+        },
+      );
+    });
+  }
   await app.listen(config.port);
   const address = app.getHttpServer().address();
   logger.info('vault API listening', {

@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   class ProjectorModule {}
 
   const app = await NestFactory.createApplicationContext(ProjectorModule, { logger });
-  app.enableShutdownHooks();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info('projector shutting down', { signal });
+      app.close().then(() => process.exit(0), () => process.exit(1));
+    });
+  }
   const projector = app.get<Projector>(PROJECTOR);
   logger.info('projector caught up; following the event log', { ...(await projector.status()) });
   const timer = setInterval(() => {

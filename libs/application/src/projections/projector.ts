@@ -25,6 +25,9 @@ export interface ProjectionWaiter {
 
 const RETRY_DELAY_MS = 1000;
 
+/** The store's checkpoint is not where this projector left it: a rebuild was swapped in by another process. */
+class ReadModelSwapped extends Error {}
+
 export class Projector implements ProjectionWaiter {
   private subscription: Subscription | null = null;
   private position: LogPosition | null = null;
@@ -109,6 +112,12 @@ export class Projector implements ProjectionWaiter {
           onCaughtUp();
         },
         onError: (error) => {
+          this.subscription = null;
+          if (error instanceof ReadModelSwapped) {
+            this.logger.info('the read model was swapped by a rebuild; resuming from its checkpoint');
+            this.follow(onCaughtUp);
+            return;
+          }
           this.logger.error('projector stopped on an error; retrying from its checkpoint', { error: String(error) });
           this.subscription = null;
           this.scheduleRetry(onCaughtUp);
@@ -124,6 +133,8 @@ export class Projector implements ProjectionWaiter {
 
   private async handle(events: RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1].position;
+    const stored = await this.store.checkpoint();
+    if (!samePosition(stored, this.position)) throw new ReadModelSwapped();
     const changes = await applyBatch(events, this.projections, this.store);
     await this.store.commit(changes, last);
     this.position = last;
@@ -132,6 +143,9 @@ export class Projector implements ProjectionWaiter {
     }
   }
 }
+
+const samePosition = (a: LogPosition | null, b: LogPosition | null) =>
+  a === null || b === null ? a === b : comparePositions(a, b) === 0;
 
 /** Lag in events where positions are sequence numbers (embedded); EventStoreDB positions are byte offsets, so there it is approximate. */
 function lagBetween(checkpoint: LogPosition, head: LogPosition): number {

@@ -1,0 +1,133 @@
+// TokenCrypto with node:crypto. Envelope encryption: a random AES-256-GCM data key per token seals its data; the data
+// key, wrapped by a tenant key, lives in the KeyStore; tenant keys are derived from the master key and never stored.
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  base58Encode,
+  DataKeyUnavailableError,
+  type EncryptedData,
+  type KeyStore,
+  type TokenCrypto,
+  type TokenType,
+} from '@vault/domain';
+
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** First byte of a wrapped key, so another wrapping scheme can be introduced next to this one. */
+const WRAP_FORMAT = 1;
+const HKDF_SALT = Buffer.from('vault/tenant-keys/v1');
+/** How many tenants' derived keys stay in memory; past it the cache starts over (derivation costs microseconds). */
+const TENANT_CACHE_LIMIT = 10_000;
+
+type Purpose = 'wrap' | 'fingerprint' | 'search';
+
+export class AesGcmTokenCrypto implements TokenCrypto {
+  private readonly tenantKeys = new Map<string, Buffer>();
+  private readonly masterKey: Buffer;
+
+  constructor(masterKey: Uint8Array, private readonly keys: KeyStore) {
+    if (masterKey.length !== KEY_BYTES) throw new Error(`The master key must be ${KEY_BYTES} bytes.`);
+    this.masterKey = Buffer.from(masterKey);
+  }
+
+  async encrypt(tenantId: string, tokenId: string, plaintext: string): Promise<EncryptedData> {
+    const dataKey = await this.dataKey(tenantId, tokenId, true);
+    try {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', dataKey, iv).setAAD(dataAad(tenantId, tokenId));
+      const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return {
+        v: 1,
+        alg: 'AES-256-GCM',
+        key_ref: tokenId,
+        iv: iv.toString('base64'),
+        ciphertext: ciphertext.toString('base64'),
+        tag: cipher.getAuthTag().toString('base64'),
+      };
+    } finally {
+      dataKey.fill(0);
+    }
+  }
+
+  async decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData): Promise<string> {
+    if (encrypted.v !== 1 || encrypted.alg !== 'AES-256-GCM' || encrypted.key_ref !== tokenId) {
+      throw new DataKeyUnavailableError(tokenId, 'the envelope was not sealed for this token.');
+    }
+    const dataKey = await this.dataKey(tenantId, tokenId, false);
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', dataKey, Buffer.from(encrypted.iv, 'base64'))
+        .setAAD(dataAad(tenantId, tokenId))
+        .setAuthTag(Buffer.from(encrypted.tag, 'base64'));
+      const ciphertext = Buffer.from(encrypted.ciphertext, 'base64');
+      return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+    } catch {
+      throw new DataKeyUnavailableError(tokenId, 'the envelope does not open with its data key (altered or foreign).');
+    } finally {
+      dataKey.fill(0);
+    }
+  }
+
+  fingerprint(tenantId: string, type: TokenType, evaluated: string): string {
+    const mac = createHmac('sha256', this.tenantKey(tenantId, 'fingerprint')).update(`${type}\0${evaluated}`, 'utf8');
+    return base58Encode(mac.digest());
+  }
+
+  /** Hex, not base64: search engines may compare case-insensitively, which would merge base64 values. */
+  searchHash(tenantId: string, normalizedValue: string): string {
+    return createHmac('sha256', this.tenantKey(tenantId, 'search')).update(normalizedValue, 'utf8').digest('hex');
+  }
+
+  async destroyDataKey(tenantId: string, tokenId: string): Promise<void> {
+    await this.keys.destroy(tenantId, tokenId);
+  }
+
+  /** The token's plaintext data key: unwrapped from the KeyStore, or (when `create`) generated and stored. */
+  private async dataKey(tenantId: string, tokenId: string, create: boolean): Promise<Buffer> {
+    let wrapped = await this.keys.get(tenantId, tokenId);
+    if (wrapped === null) {
+      if (!create) throw new DataKeyUnavailableError(tokenId, 'its data key does not exist (the token was deleted).');
+      const fresh = randomBytes(KEY_BYTES);
+      // put returns the key that won a race between two first encryptions; ours is dropped if it lost.
+      wrapped = await this.keys.put(tenantId, tokenId, this.wrap(tenantId, tokenId, fresh));
+      fresh.fill(0);
+    }
+    return this.unwrap(tenantId, tokenId, wrapped);
+  }
+
+  private wrap(tenantId: string, tokenId: string, dataKey: Buffer): Uint8Array {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.tenantKey(tenantId, 'wrap'), iv).setAAD(wrapAad(tenantId, tokenId));
+    const sealed = Buffer.concat([cipher.update(dataKey), cipher.final()]);
+    return Buffer.concat([Buffer.of(WRAP_FORMAT), iv, sealed, cipher.getAuthTag()]);
+  }
+
+  private unwrap(tenantId: string, tokenId: string, wrapped: Uint8Array): Buffer {
+    const bytes = Buffer.from(wrapped);
+    try {
+      if (bytes[0] !== WRAP_FORMAT || bytes.length !== 1 + IV_BYTES + KEY_BYTES + TAG_BYTES) throw new Error('format');
+      const decipher = createDecipheriv('aes-256-gcm', this.tenantKey(tenantId, 'wrap'), bytes.subarray(1, 1 + IV_BYTES))
+        .setAAD(wrapAad(tenantId, tokenId))
+        .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+      return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+    } catch {
+      // Not DataKeyUnavailableError: every key failing this way means VAULT_MASTER_KEY changed, an operator problem.
+      throw new Error(`The data key of token ${tokenId} cannot be unwrapped: is VAULT_MASTER_KEY the one it was sealed with?`);
+    }
+  }
+
+  /** HKDF-SHA256(master, info = purpose and tenant): one independent key per tenant and use. */
+  private tenantKey(tenantId: string, purpose: Purpose): Buffer {
+    const id = `${purpose}\0${tenantId}`;
+    let key = this.tenantKeys.get(id);
+    if (!key) {
+      if (this.tenantKeys.size >= TENANT_CACHE_LIMIT) this.tenantKeys.clear();
+      key = Buffer.from(hkdfSync('sha256', this.masterKey, HKDF_SALT, `vault:${purpose}:${tenantId}`, KEY_BYTES));
+      this.tenantKeys.set(id, key);
+    }
+    return key;
+  }
+}
+
+/** Binding the ciphertext to its tenant and token makes an envelope copied onto another token fail to open. */
+const dataAad = (tenantId: string, tokenId: string): Buffer => Buffer.from(`vault:data:${tenantId}:${tokenId}`);
+const wrapAad = (tenantId: string, tokenId: string): Buffer => Buffer.from(`vault:data-key:${tenantId}:${tokenId}`);

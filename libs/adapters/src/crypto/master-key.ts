@@ -1,0 +1,74 @@
+// The master key that derives every tenant key: from VAULT_MASTER_KEY, or in embedded development from a generated
+// file in the data directory. No message here ever includes the key or the variable's value.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const MASTER_KEY_BYTES = 32;
+export const MASTER_KEY_FILE = 'master.key';
+
+export interface MasterKeyOptions {
+  /** The value of VAULT_MASTER_KEY, if set. */
+  configured: string | undefined;
+  dataDir: string;
+  /** Embedded development mode: without VAULT_MASTER_KEY, read or create `<dataDir>/master.key`. */
+  allowGenerated: boolean;
+}
+
+export interface MasterKey {
+  key: Buffer;
+  source: 'environment' | 'file';
+  /** True when this start-up created the key file: the caller warns that data is only as safe as that file. */
+  generated: boolean;
+  /** The key file used, when source is `file`. */
+  file?: string;
+}
+
+const BASE64_32_BYTES = /^[A-Za-z0-9+/]{43}=$/;
+const HOW_TO = 'Generate one with: openssl rand -base64 32';
+
+export class MasterKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MasterKeyError';
+  }
+}
+
+export function loadMasterKey({ configured, dataDir, allowGenerated }: MasterKeyOptions): MasterKey {
+  if (configured !== undefined && configured.trim() !== '') {
+    return { key: decode(configured, 'VAULT_MASTER_KEY'), source: 'environment', generated: false };
+  }
+  if (!allowGenerated) {
+    throw new MasterKeyError(`VAULT_MASTER_KEY is not set; it must be the base64 encoding of 32 random bytes. ${HOW_TO}`);
+  }
+  const file = join(dataDir, MASTER_KEY_FILE);
+  const existing = readKeyFile(file);
+  if (existing !== null) return { key: decode(existing, file), source: 'file', generated: false, file };
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(MASTER_KEY_BYTES);
+  try {
+    // `wx`: never overwrite a key file another process created meanwhile; its key then wins, as it may be in use.
+    writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { key: decode(readKeyFile(file) ?? '', file), source: 'file', generated: false, file };
+  }
+  return { key, source: 'file', generated: true, file };
+}
+
+const readKeyFile = (file: string): string | null => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+};
+
+const decode = (text: string, origin: string): Buffer => {
+  const trimmed = text.trim();
+  if (!BASE64_32_BYTES.test(trimmed)) {
+    throw new MasterKeyError(`${origin} must be the base64 encoding of exactly ${MASTER_KEY_BYTES} bytes. ${HOW_TO}`);
+  }
+  return Buffer.from(trimmed, 'base64');
+};

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keyStoreContract } from './key-store.contract';
+import { KEY_STORE_FILE, SqliteKeyStore } from './sqlite-key-store';
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vault-keys-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+keyStoreContract('SqliteKeyStore', () => {
+  const store = SqliteKeyStore.open(freshDir());
+  return { store, close: () => store.close() };
+});
+
+/** Every byte of the key store's files, where a key would linger: the database and its write-ahead log. */
+const bytesOnDisk = (dir: string): Buffer =>
+  Buffer.concat(
+    [KEY_STORE_FILE, `${KEY_STORE_FILE}-wal`]
+      .map((name) => join(dir, name))
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file)),
+  );
+
+describe('SqliteKeyStore on disk', () => {
+  it('keeps keys across a restart', async () => {
+    const dir = freshDir();
+    const key = randomBytes(61);
+    const first = SqliteKeyStore.open(dir);
+    await first.put('tenant', 'token', key);
+    first.close();
+    const second = SqliteKeyStore.open(dir);
+    expect(Buffer.from((await second.get('tenant', 'token'))!)).toEqual(key);
+    second.close();
+  });
+
+  it('leaves no byte of a destroyed key in the database file or its WAL', async () => {
+    const dir = freshDir();
+    const store = SqliteKeyStore.open(dir);
+    const keys = Array.from({ length: 50 }, () => randomBytes(61));
+    for (const [i, key] of keys.entries()) await store.put('tenant', `token-${i}`, key);
+    const doomed = keys[17];
+    expect(bytesOnDisk(dir).includes(doomed)).toBe(true);
+
+    await store.destroy('tenant', 'token-17');
+
+    const disk = bytesOnDisk(dir);
+    expect(disk.includes(doomed)).toBe(false);
+    // Only the doomed key's bytes were wiped; its neighbours are intact.
+    expect(disk.includes(keys[16])).toBe(true);
+    expect(Buffer.from((await store.get('tenant', 'token-18'))!)).toEqual(keys[18]);
+    store.close();
+  });
+});

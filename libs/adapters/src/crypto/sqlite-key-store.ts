@@ -1,0 +1,67 @@
+// The KeyStore on SQLite: one small `keys.sqlite` file beside (never inside) the event log. It is also the adapter
+// for the EventStoreDB/Meilisearch deployment, on a mounted volume: the keys must stay out of the event store,
+// whose deletes are soft until a scavenge, and a volume that is backed up apart from the log keeps shredding real.
+import { join } from 'node:path';
+import type { KeyStore } from '@vault/domain';
+import { openDatabase, type SqliteDatabase } from '../sqlite/open-database';
+
+export const KEY_STORE_FILE = 'keys.sqlite';
+
+interface KeyRow {
+  wrapped_key: Buffer;
+}
+
+export class SqliteKeyStore implements KeyStore {
+  private readonly statements;
+  private readonly putAndRead;
+
+  constructor(private readonly db: SqliteDatabase) {
+    // Freed cells and pages are zeroed, so a deleted key's bytes do not linger in the file's free space.
+    db.pragma('secure_delete = ON');
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS data_keys (
+        tenant_id TEXT NOT NULL,
+        token_id TEXT NOT NULL,
+        wrapped_key BLOB NOT NULL,
+        PRIMARY KEY (tenant_id, token_id)
+      ) WITHOUT ROWID;
+    `);
+    this.statements = {
+      insert: db.prepare<[string, string, Buffer]>(
+        'INSERT INTO data_keys (tenant_id, token_id, wrapped_key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
+      get: db.prepare<[string, string], KeyRow>('SELECT wrapped_key FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
+      delete: db.prepare<[string, string]>('DELETE FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
+    };
+    this.putAndRead = db.transaction((tenantId: string, tokenId: string, wrappedKey: Buffer): Buffer => {
+      this.statements.insert.run(tenantId, tokenId, wrappedKey);
+      return this.statements.get.get(tenantId, tokenId)!.wrapped_key;
+    });
+  }
+
+  /** Opens (creating when needed) `<dataDir>/keys.sqlite`. fsync on every commit: a lost key is lost data. */
+  static open(dataDir: string): SqliteKeyStore {
+    return new SqliteKeyStore(openDatabase(join(dataDir, KEY_STORE_FILE), { synchronous: 'full' }));
+  }
+
+  async put(tenantId: string, tokenId: string, wrappedKey: Uint8Array): Promise<Uint8Array> {
+    // IMMEDIATE: insert and read back under one write lock, so a racing process cannot slip in between.
+    return new Uint8Array(this.putAndRead.immediate(tenantId, tokenId, Buffer.from(wrappedKey)));
+  }
+
+  async get(tenantId: string, tokenId: string): Promise<Uint8Array | null> {
+    const row = this.statements.get.get(tenantId, tokenId);
+    return row ? new Uint8Array(row.wrapped_key) : null;
+  }
+
+  async destroy(tenantId: string, tokenId: string): Promise<void> {
+    this.statements.delete.run(tenantId, tokenId);
+    // The key's bytes also sit in WAL frames written before the delete; a truncating checkpoint moves the zeroed
+    // pages into the file and empties the WAL. If another connection is reading, it completes on a later destroy.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,43 @@
+import { ANY, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import { WrongExpectedRevisionError, type ExpectedRevision } from '@vault/application';
+import { isStreamNotFound, toEsdbExpectedRevision, toPortError } from './esdb-errors';
+
+describe('EventStoreDB errors', () => {
+  it.each<[ExpectedRevision, unknown]>([
+    ['no_stream', NO_STREAM],
+    ['any', ANY],
+    [0n, 0n],
+    [41n, 41n],
+  ])('sends expected revision %p as %p', (expected, sent) => {
+    expect(toEsdbExpectedRevision(expected)).toBe(sent);
+  });
+
+  it.each<[ExpectedRevision, bigint | 'no_stream']>([
+    ['no_stream', 0n],
+    [0n, 1n],
+    [0n, 'no_stream'],
+  ])('turns a client WrongExpectedVersionError (expected %p, actual %p) into ours', (expected, current) => {
+    const clientError = new WrongExpectedVersionError(undefined, {
+      streamName: 'token-1',
+      expected: toEsdbExpectedRevision(expected),
+      current,
+    });
+    const error = toPortError(clientError, 'token-1', expected);
+    expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(error).toMatchObject({ streamId: 'token-1', expected, actual: current });
+  });
+
+  it('passes any other error through unchanged', () => {
+    const other = new Error('connection refused');
+    expect(toPortError(other, 'token-1', 0n)).toBe(other);
+    expect(toPortError(new StreamNotFoundError(undefined, 'token-1'), 'token-1', 0n)).toBeInstanceOf(
+      StreamNotFoundError,
+    );
+  });
+
+  it('recognises a missing stream and nothing else', () => {
+    expect(isStreamNotFound(new StreamNotFoundError(undefined, 'token-1'))).toBe(true);
+    expect(isStreamNotFound(new Error('stream-not-found'))).toBe(false);
+    expect(isStreamNotFound(undefined)).toBe(false);
+  });
+});

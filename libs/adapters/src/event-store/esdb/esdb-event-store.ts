@@ -1,0 +1,153 @@
+// The production event log on EventStoreDB: one stream per aggregate, $all as the ordered log of the whole vault.
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  jsonEvent,
+  type AllStreamResolvedEvent,
+  type Direction,
+  type JSONType,
+  type ReadPosition,
+} from '@eventstore/db-client';
+import {
+  VAULT_STREAM_PREFIXES,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type LogPosition,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '@vault/application';
+import { isStreamNotFound, toEsdbExpectedRevision, toPortError } from './esdb-errors';
+import { isAfter, positionOf, startingAt, toEsdbPosition, toLogPosition } from './esdb-position';
+import { isVaultEvent, toRecordedEvent } from './esdb-recorded-event';
+import { subscribeToVault } from './esdb-subscription';
+
+/**
+ * Client 6.x cannot filter `readAll` on the server (only subscriptions take a filter), so $all is read in pages and
+ * filtered here; system streams ($stats, $ce-…, $$metadata) make up part of every page.
+ */
+const READ_PAGE = 500;
+
+export class EsdbEventStore implements EventStore {
+  private readonly client: EventStoreDBClient;
+  private readonly subscriptions = new Set<Subscription>();
+
+  /** `connectionString` as the client takes it, e.g. `esdb://localhost:2113?tls=false`. */
+  constructor(connectionString: string) {
+    this.client = EventStoreDBClient.connectionString(connectionString);
+  }
+
+  static fromConnectionString(connectionString: string): EsdbEventStore {
+    return new EsdbEventStore(connectionString);
+  }
+
+  async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const proposed = events.map((e) =>
+      jsonEvent({ type: e.type, data: e.data as JSONType, metadata: { ...e.metadata } }),
+    );
+    const result = await this.client
+      .appendToStream(streamId, proposed, { expectedRevision: toEsdbExpectedRevision(expected) })
+      .catch((error: unknown) => {
+        throw toPortError(error, streamId, expected);
+      });
+    // Only with `throwOnAppendFailure=false` in the connection string does a conflict come back as a result, and
+    // then the client does not report the actual revision reliably.
+    if (!result.success) {
+      const actual = result.nextExpectedRevision < 0n ? 'no_stream' : result.nextExpectedRevision;
+      throw new WrongExpectedRevisionError(streamId, expected, actual);
+    }
+    if (!result.position) {
+      throw new Error(`EventStoreDB reported no log position for the append to ${streamId}`);
+    }
+    return { nextExpectedRevision: result.nextExpectedRevision, position: toLogPosition(result.position) };
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(streamId)) {
+        const recorded = toRecordedEvent(resolved);
+        if (recorded) events.push(recorded);
+      }
+    } catch (error) {
+      if (isStreamNotFound(error)) return [];
+      throw error;
+    }
+    return events;
+  }
+
+  async readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    let cursor = after;
+    while (events.length < limit) {
+      const page = await this.readAllPage(startingAt(cursor), FORWARDS, READ_PAGE);
+      for (const resolved of page) {
+        const position = positionOf(resolved);
+        // The port's `after` is exclusive; a read of $all from a position may include the event at it.
+        if (!isAfter(position, cursor)) continue;
+        cursor = position;
+        const recorded = toRecordedEvent(resolved, VAULT_STREAM_PREFIXES);
+        if (recorded && events.length < limit) events.push(recorded);
+      }
+      if (page.length < READ_PAGE) break;
+    }
+    return events;
+  }
+
+  async headPosition(): Promise<LogPosition | null> {
+    return this.lastPosition(VAULT_STREAM_PREFIXES);
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    const inner = subscribeToVault(this.client, options, () => this.lastPosition(null));
+    const subscription: Subscription = {
+      close: async () => {
+        this.subscriptions.delete(subscription);
+        await inner.close();
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.client.dispose();
+  }
+
+  /** The last event of the log, of streams with one of `prefixes` (null: any stream). Reads $all backwards in pages. */
+  private async lastPosition(prefixes: readonly string[] | null): Promise<LogPosition | null> {
+    const pageSize = prefixes ? READ_PAGE : 1;
+    let cursor: LogPosition | null = null;
+    for (;;) {
+      const page = await this.readAllPage(cursor ? toEsdbPosition(cursor) : END, BACKWARDS, pageSize);
+      for (const resolved of page) {
+        const position = positionOf(resolved);
+        // Whether a backwards read includes its starting position is not documented: skip it either way.
+        if (cursor && !isAfter(cursor, position)) continue;
+        cursor = position;
+        if (!prefixes || isVaultEvent(resolved, prefixes)) return position;
+      }
+      if (page.length < pageSize) return null;
+    }
+  }
+
+  /** One bounded page, read to its end: leaving a read early would leave its gRPC call open. */
+  private async readAllPage(
+    fromPosition: ReadPosition,
+    direction: Direction,
+    maxCount: number,
+  ): Promise<AllStreamResolvedEvent[]> {
+    const page: AllStreamResolvedEvent[] = [];
+    for await (const resolved of this.client.readAll({ fromPosition, direction, maxCount })) {
+      page.push(resolved);
+    }
+    return page;
+  }
+}

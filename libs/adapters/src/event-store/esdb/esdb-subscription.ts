@@ -1,0 +1,122 @@
+// One catch-up subscription to $all: server-side stream prefix filter, one batch in flight at a time, caught-up
+// announced only once the handler has seen everything up to the end of the log.
+import {
+  streamNameFilter,
+  type AllStreamResolvedEvent,
+  type EventStoreDBClient,
+} from '@eventstore/db-client';
+import {
+  comparePositions,
+  VAULT_STREAM_PREFIXES,
+  type LogPosition,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '@vault/application';
+import { isAfter, positionOf, startingAt, toLogPosition } from './esdb-position';
+import { toRecordedEvent } from './esdb-recorded-event';
+
+/** Events already buffered by the client are handed over together, up to this many. */
+const MAX_BATCH = 100;
+
+/**
+ * `logEnd` gives the last position of the whole log when the subscription starts. Servers from 23.10 on send a
+ * caught-up message; older ones do not, so reaching `logEnd` (by an event or a filter checkpoint) counts as well.
+ */
+export function subscribeToVault(
+  client: EventStoreDBClient,
+  options: SubscribeOptions,
+  logEnd: () => Promise<LogPosition | null>,
+): Subscription {
+  const prefixes = [...(options.streamPrefixes ?? VAULT_STREAM_PREFIXES)];
+  let closing = false;
+  let handling = false;
+  let live = false;
+  let announced = false;
+  let end: LogPosition | null | undefined; // undefined until logEnd answers
+  let reached = options.after;
+
+  const subscription = client.subscribeToAll({
+    fromPosition: startingAt(options.after),
+    filter: streamNameFilter({
+      prefixes,
+      checkpointReached: (_subscription, position) => reach(toLogPosition(position)),
+    }),
+  });
+
+  function reach(position: LogPosition): void {
+    if (reached === null || comparePositions(position, reached) > 0) reached = position;
+    checkSoon();
+  }
+
+  // The client signals caught-up (and checkpoints) as it transforms the server's messages, possibly inside the read
+  // that takes the last older event, i.e. before its batch is handled. Checking on the next macrotask lets that
+  // batch start first; the check after it (and an empty buffer) then announces in the right order.
+  function checkSoon(): void {
+    setImmediate(announceIfCaughtUp);
+  }
+
+  function announceIfCaughtUp(): void {
+    if (!live && end !== undefined) live = end === null || (reached !== null && comparePositions(reached, end) >= 0);
+    if (!live || announced || closing || handling || subscription.readableLength > 0) return;
+    announced = true;
+    options.onCaughtUp?.();
+  }
+
+  // The loop sees errors through `for await`; this keeps a late transport error after close from crashing the process.
+  subscription.on('error', () => undefined);
+  subscription.on('caughtUp', () => {
+    live = true;
+    checkSoon();
+  });
+  logEnd().then(
+    (position) => {
+      end = position;
+      checkSoon();
+    },
+    () => undefined, // without it only the server's caught-up message counts; a dead connection fails the loop below
+  );
+
+  const loop = (async () => {
+    // `for await` pulls one event at a time, so the client pauses the gRPC stream while a batch is being handled.
+    for await (const first of subscription) {
+      if (closing) return;
+      const batch: AllStreamResolvedEvent[] = [first];
+      let next: AllStreamResolvedEvent | null;
+      while (batch.length < MAX_BATCH && (next = subscription.read() as AllStreamResolvedEvent | null) !== null) {
+        batch.push(next);
+      }
+      // The server's prefix filter already applies; the checks here keep `$` records and replays out regardless.
+      const events = batch
+        .map((resolved) => toRecordedEvent(resolved, prefixes))
+        .filter((e): e is RecordedEvent => e !== null && isAfter(e.position, options.after));
+      if (events.length > 0) {
+        handling = true;
+        try {
+          await options.onEvents(events);
+        } finally {
+          handling = false;
+        }
+      }
+      if (closing) return;
+      reach(positionOf(batch[batch.length - 1]));
+    }
+    if (!closing) throw new Error('EventStoreDB ended the subscription');
+  })().catch(async (error: unknown) => {
+    if (closing) return; // cancelling the gRPC call or destroying the stream on close surfaces here
+    closing = true;
+    await subscription.unsubscribe().catch(() => undefined);
+    options.onError?.(error);
+  });
+
+  return {
+    close: async () => {
+      if (!closing) {
+        closing = true;
+        await subscription.unsubscribe().catch(() => undefined);
+        subscription.destroy(); // ends the `for await` even if the cancelled call never ends the stream
+      }
+      await loop;
+    },
+  };
+}

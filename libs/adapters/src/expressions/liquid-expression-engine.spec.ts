@@ -1,0 +1,138 @@
+import { DEFAULT_DATA_SEARCH_INDEXES, tokenTypeRules } from '@vault/domain';
+import { ExpressionError, LiquidExpressionEngine } from './liquid-expression-engine';
+
+const engine = new LiquidExpressionEngine();
+const SSN = '123-45-6789';
+const SECRET = 'Sup3r-S3cret-Value';
+
+describe('custom filters', () => {
+  it.each([
+    ['{{ data | last4 }}', SSN, '6789'],
+    ['{{ data | last4 }}', '4242 4242 4242 4242', '4242'],
+    ['{{ data | last4 }}', 'no digits', ''],
+    ['{{ data | reveal_last: 4 }}', SSN, 'XXX-XX-6789'],
+    ['{{ data | reveal_last: 4 }}', '4111111111111111', 'XXXXXXXXXXXX1111'],
+    ["{{ data | reveal_last: 2, '*' }}", 'ab-12', '**-12'],
+    ["{{ data | reveal_last: 0, '#' }}", '12 ab', '## ##'],
+    ['{{ data | reveal_last: 20 }}', SSN, SSN],
+    ['{{ data | reveal: 2, 4 }}', SSN, '12X-XX-6789'],
+    ["{{ data | reveal: 1, 1, '*' }}", 'abcdef', 'a****f'],
+    ['{{ data | reveal: 6, 6 }}', 'abc', 'abc'],
+    ["{{ data | pad_left: 6, '0' }}", '42', '000042'],
+    ["{{ data | pad_right: 5, '.' }}", 'ab', 'ab...'],
+    ["{{ data | pad_left: 2, '0' }}", 'abcd', 'abcd'],
+    ['{{ data | stringify }}', { b: 2, a: [1, 'x'] }, '{"a":[1,"x"],"b":2}'],
+    ['{{ data | stringify }}', 'text', '"text"'],
+    ["{{ data | remove: '-' }}", SSN, '123456789'],
+  ])('%s on %j gives %j', (expression, data, expected) => {
+    expect(engine.evaluate(expression, data)).toBe(expected);
+  });
+
+  it('fingerprints objects with the same content alike, whatever their key order', () => {
+    const expression = tokenTypeRules('token').defaultFingerprintExpression;
+    expect(engine.evaluate(expression, { a: 1, b: { d: 4, c: 3 } })).toBe(engine.evaluate(expression, { b: { c: 3, d: 4 }, a: 1 }));
+  });
+});
+
+describe('the SPEC.md defaults', () => {
+  it.each([
+    ['social_security_number', SSN, ['123-45-6789', '123456789', '6789'], '123456789', 'XXX-XX-6789'],
+    ['employer_id_number', '12-3456789', ['12-3456789', '123456789', '6789'], '123456789', 'XX-XXX6789'],
+  ] as const)('%s %s', (type, data, indexes, fingerprint, mask) => {
+    const rules = tokenTypeRules(type);
+    expect(rules.defaultSearchIndexes.map((index) => engine.evaluate(index, data))).toEqual(indexes);
+    expect(engine.evaluate(rules.defaultFingerprintExpression, data)).toBe(fingerprint);
+    expect(engine.evaluate(rules.defaultMask!, data)).toBe(mask);
+  });
+
+  it('masks a card number to its last four digits and fingerprints its digits', () => {
+    const rules = tokenTypeRules('card_number');
+    expect(engine.evaluate(rules.defaultMask!, '4242424242424242')).toBe('XXXXXXXXXXXX4242');
+    expect(engine.evaluate(rules.defaultFingerprintExpression, '4242424242424242')).toBe('4242424242424242');
+  });
+
+  it('parses every default expression', () => {
+    for (const expression of DEFAULT_DATA_SEARCH_INDEXES) expect(engine.validate(expression)).toBeNull();
+  });
+});
+
+describe('rendering values', () => {
+  it.each([
+    ['{{ data.name }}', { name: 'Ada' }, 'Ada'],
+    ['{{ data.n }}', { n: 12.5 }, '12.5'],
+    ['{{ data.ok }}', { ok: true }, 'true'],
+    ['{{ data.missing }}', {}, ''],
+    ['{{ data.nested }}', { nested: { a: 1 } }, '{"a":1}'],
+    ['{{ data.tags }}', { tags: ['a', 'b'] }, '["a","b"]'],
+    ["{{ data | split: '-' }}", SSN, '["123","45","6789"]'],
+    ['{{ data.first }} {{ data.last }}', { first: 'Ada', last: 'Lovelace' }, 'Ada Lovelace'],
+    ['{{ data.constructor }}', {}, ''],
+  ])('%s on %j gives %j', (expression, data, expected) => {
+    expect(engine.evaluate(expression, data)).toBe(expected);
+  });
+});
+
+describe('validate', () => {
+  it.each([
+    ['{{ data | no_such_filter }}', /undefined filter: no_such_filter/],
+    ['{{ data | raw }}', /undefined filter: raw/],
+    ['{{ data ', /not closed/],
+    ["{% include 'secrets.txt' %}", /tag "include" not found/],
+    ["{% render '/etc/passwd' %}", /tag "render" not found/],
+    ['{% if data %}', /not closed/],
+  ])('rejects %s', (expression, message) => {
+    expect(engine.validate(expression)).toMatch(message);
+  });
+
+  it('accepts standard and custom filters', () => {
+    expect(engine.validate("{{ data | upcase | remove: '-' | reveal_last: 4, '*' | pad_left: 12, ' ' }}")).toBeNull();
+  });
+});
+
+describe('errors never carry the data', () => {
+  const failing = (expression: string, data: unknown): ExpressionError => {
+    try {
+      engine.evaluate(expression, data);
+    } catch (error) {
+      return error as ExpressionError;
+    }
+    throw new Error(`${expression} rendered`);
+  };
+
+  it.each([
+    ['{{ data | reveal_last: data }}', /reveal_last: n must be an integer/],
+    ["{{ data | pad_left: 5, 'ab' }}", /exactly one character/],
+    ["{{ data | pad_left: 5000000, '0' }}", /pad_left: n must be an integer from 0 to 1000/],
+    ['{{ data | pad_right: 3 }}', /exactly one character/],
+    ['{% for i in (1..100000000) %}{{ data }}{% endfor %}', /memory alloc limit/],
+    ['{{ data | no_such_filter }}', /does not parse/],
+  ])('%s', (expression, message) => {
+    const error = failing(expression, SECRET);
+    expect(error).toBeInstanceOf(ExpressionError);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain(SECRET);
+    expect(String(error.stack)).not.toContain(SECRET);
+  });
+
+  it('replaces errors of standard filters, which may quote their input, with a fixed message', () => {
+    // where_exp parses its argument at render time, and liquidjs quotes the unparsable text in its error.
+    const data = { items: [1], condition: `|${SECRET}` };
+    const error = failing("{{ data.items | where_exp: 'item', data.condition }}", data);
+    expect(error.message).toBe('The expression failed while rendering.');
+    expect(String(error.stack)).not.toContain(SECRET);
+  });
+
+  it('stops a render that runs past its time budget', () => {
+    const slow = new LiquidExpressionEngine({ renderLimitMs: 1, memoryLimit: 1e9 });
+    const expression = '{% for i in (1..3000) %}{% for j in (1..3000) %}{{ data }}{% endfor %}{% endfor %}';
+    expect(() => slow.evaluate(expression, SECRET)).toThrow(/template render limit/);
+  });
+});
+
+describe('template cache', () => {
+  it('keeps evaluating correctly once more expressions were seen than it holds', () => {
+    const small = new LiquidExpressionEngine({ cacheSize: 2 });
+    const expressions = ['{{ data }}', '{{ data | upcase }}', '{{ data | last4 }}', '{{ data }}'];
+    expect(expressions.map((expression) => small.evaluate(expression, 'ab12'))).toEqual(['ab12', 'AB12', '12', 'ab12']);
+  });
+});

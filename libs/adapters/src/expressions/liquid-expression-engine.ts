@@ -1,0 +1,113 @@
+// ExpressionEngine on liquidjs: unknown filters fail at parse time, parsed templates are cached, work is bounded,
+// templates cannot reach the file system, and no error message carries token data.
+import { Liquid, LiquidError, type Template } from 'liquidjs';
+import type { ExpressionEngine } from '@vault/domain';
+import { CUSTOM_FILTERS, FilterArgumentError } from './liquid-filters';
+
+export interface LiquidExpressionEngineOptions {
+  /** Parsed templates kept; the least recently used one is dropped beyond this. */
+  cacheSize?: number;
+  /** Wall-clock budget of one evaluation, in milliseconds. */
+  renderLimitMs?: number;
+  /** liquidjs allocation budget of one evaluation (range sizes, string building). */
+  memoryLimit?: number;
+}
+
+/** An expression did not parse or failed to render. The message names the expression's problem, never the data. */
+export class ExpressionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExpressionError';
+  }
+}
+
+/** Tags that load other templates: a token expression has no business reading files. */
+const FILE_TAGS = ['include', 'render', 'layout', 'block'];
+
+export class LiquidExpressionEngine implements ExpressionEngine {
+  private readonly liquid: Liquid;
+  private readonly cache = new Map<string, Template[]>();
+  private readonly cacheSize: number;
+  private readonly renderOptions: { renderLimit: number; memoryLimit: number };
+
+  constructor(options: LiquidExpressionEngineOptions = {}) {
+    this.cacheSize = options.cacheSize ?? 1_000;
+    this.renderOptions = {
+      renderLimit: options.renderLimitMs ?? 250,
+      memoryLimit: options.memoryLimit ?? 10_000_000,
+    };
+    this.liquid = new Liquid({
+      strictFilters: true,
+      ownPropertyOnly: true,
+      templates: {},
+      parseLimit: 100_000,
+      // Lists and objects render as JSON, so a list is recognisable as several values and never as "a,b" or
+      // "[object Object]"; nothing (nil, a missing field) renders as ''.
+      outputEscape: renderValue,
+    });
+    for (const tag of FILE_TAGS) delete this.liquid.tags[tag];
+    // `raw` would bypass outputEscape, and with it the JSON rendering above.
+    this.liquid.unregisterFilter('raw');
+    for (const [name, filter] of Object.entries(CUSTOM_FILTERS)) this.liquid.registerFilter(name, filter);
+  }
+
+  validate(expression: string): string | null {
+    try {
+      this.parse(expression);
+      return null;
+    } catch (error) {
+      return parseFailure(error);
+    }
+  }
+
+  evaluate(expression: string, data: unknown): string {
+    let template: Template[];
+    try {
+      template = this.parse(expression);
+    } catch (error) {
+      throw new ExpressionError(`The expression does not parse: ${parseFailure(error)}`);
+    }
+    try {
+      return String(this.liquid.renderSync(template, { data }, this.renderOptions));
+    } catch (error) {
+      throw new ExpressionError(renderFailure(error));
+    }
+  }
+
+  private parse(expression: string): Template[] {
+    const cached = this.cache.get(expression);
+    if (cached) {
+      // Re-inserting moves the entry to the end of the Map's order: the first key is the least recently used.
+      this.cache.delete(expression);
+      this.cache.set(expression, cached);
+      return cached;
+    }
+    const template = this.liquid.parse(expression);
+    this.cache.set(expression, template);
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    return template;
+  }
+}
+
+const renderValue = (value: unknown): string => {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+};
+
+/** Parse errors describe the expression (not data), with its line and column. */
+const parseFailure = (error: unknown): string =>
+  LiquidError.is(error) || error instanceof FilterArgumentError ? error.message : 'the expression is not valid Liquid';
+
+const LIMIT_EXCEEDED = /^(memory alloc|template render|parse length) limit exceeded/;
+
+/**
+ * Render errors can come from anywhere, including JavaScript errors that quote values, so only messages we know to
+ * be free of data pass: our filters' argument errors and liquidjs's limit errors. The rest get a fixed message.
+ */
+const renderFailure = (error: unknown): string => {
+  const original = LiquidError.is(error) && error.originalError ? error.originalError : error;
+  if (original instanceof FilterArgumentError) return original.message;
+  const limit = LiquidError.is(error) ? LIMIT_EXCEEDED.exec(error.message) : null;
+  if (limit) return `The expression exceeded the ${limit[1]} limit.`;
+  return 'The expression failed while rendering.';
+};

@@ -1,0 +1,3 @@
+export * from './meili-collection';
+export * from './meili-read-model';
+export * from './meili-directory';

@@ -1,0 +1,123 @@
+import type { CodeCheckResult } from '@vault/domain';
+import { IsolatedVmCodeChecker } from './isolated-vm-code-checker';
+
+const checker = new IsolatedVmCodeChecker();
+
+const rejected = (result: CodeCheckResult): string => {
+  if (result.ok) throw new Error('the code was accepted');
+  return result.reason;
+};
+
+describe('IsolatedVmCodeChecker accepts', () => {
+  it.each([
+    ['an async function export', 'module.exports = async function (req) { return { raw: req.args }; };'],
+    ['an async arrow function export', 'module.exports = async ({ args, configuration }) => ({ raw: { ...args, ...configuration } });'],
+    ['a plain function that returns a promise', 'module.exports = function (req) { return Promise.resolve({ raw: {} }); };'],
+    ['a function assigned through exports = module.exports', 'exports = module.exports = async () => ({});'],
+    ['top-level require of npm modules, used at load time', `
+      const axios = require('axios');
+      const { v4: uuid } = require('uuid');
+      const client = axios.create({ baseURL: 'https://api.example.com' });
+      client.defaults.headers.common['X-Id'] = uuid();
+      module.exports = async ({ args }) => ({ raw: (await client.get('/x', { params: args })).data });
+    `],
+    ['top-level console logging and an early return', 'console.log("loading"); module.exports = async () => ({}); return;'],
+    ['Node 16 syntax: optional chaining, ??, class fields, numeric separators', `
+      class Mask { static char = '*'; apply(s) { return s?.replace(/./g, Mask.char) ?? ''; } }
+      const limit = 1_000;
+      module.exports = async ({ args }) => ({ raw: { masked: new Mask().apply(args?.value), limit } });
+    `],
+  ])('%s', async (_title, code) => {
+    await expect(checker.check(code)).resolves.toEqual({ ok: true });
+  });
+});
+
+describe('IsolatedVmCodeChecker rejects', () => {
+  it.each<[string, string, RegExp]>([
+    ['a number export', 'module.exports = 42', /module\.exports must be an async function .*, not a number\.$/],
+    ['no export at all', 'const handler = async () => ({});', /not an object\.$/],
+    ['an object of functions', 'module.exports = { handler: async () => ({}) }', /not an object\.$/],
+    ['an undefined export', 'module.exports = undefined', /not undefined\.$/],
+    ['a null export', 'module.exports = null', /not null\.$/],
+    ['exporting a required module instead of a function', "module.exports = require('lodash')", /not a required module/],
+    ['a syntax error, with the V8 message and the user\'s position', 'const a = ;\nmodule.exports = async () => ({});', /^SyntaxError: Unexpected token ';' \(line 1, column 11\)$/],
+    ['a syntax error on a later line', 'module.exports = async () => {\n  return { a: 1 b: 2 };\n};', /^SyntaxError: Unexpected identifier 'b' \(line 2, column 17\)$/],
+    ['an unclosed brace', 'module.exports = async () => {\n  return {};\n', /^SyntaxError: Unexpected end of the code: a bracket or brace is left open/],
+    ['a brace closed once too often', 'module.exports = async () => ({});\n}', /^SyntaxError: Unexpected end of the code: .* one too many is closed/],
+    ['ES module syntax, with a hint', 'export default async function () {}', /^SyntaxError: Unexpected token 'export' \(line 1, column 1\)\. Formula code is CommonJS/],
+    ['top-level await', 'const x = await Promise.resolve(1);\nmodule.exports = async () => x;', /^SyntaxError: await is only valid/],
+    ['a top-level throw', 'module.exports = async () => ({});\nthrow new TypeError("missing API key");', /^The code threw while loading: TypeError: missing API key \(line 2, column 7\)$/],
+    ['a top-level throw of a non-error', 'throw { code: 42 };', /^The code threw while loading: \{"code":42\}$/],
+    ['an infinite loop at top level', 'while (true) {}', /^The code's top level did not finish within 100 ms/],
+    ['an infinite loop queued as a microtask', 'Promise.resolve().then(() => { for (;;) {} }); module.exports = async () => ({});', /did not finish within 100 ms/],
+    ['unbounded recursion', 'const f = () => f(); f();', /^The code threw while loading: RangeError: Maximum call stack size exceeded/],
+  ])('%s', async (_title, code, reason) => {
+    expect(rejected(await checker.check(code))).toMatch(reason);
+  });
+
+  it('stops an allocation bomb at the memory limit', async () => {
+    // A generous time limit, so the memory limit is what stops it even on a busy machine.
+    const patient = new IsolatedVmCodeChecker({ timeoutMs: 10_000 });
+    const reason = rejected(await patient.check('const hoard = []; for (;;) hoard.push(new Array(1e6).fill(1.5));'));
+    expect(reason).toBe("The code's top level used more than the 32 MB of memory it may use.");
+  });
+
+  it('never shows the host\'s file paths or the sandbox plumbing in a reason', async () => {
+    const reasons = await Promise.all(
+      ['const a = ;', 'throw new Error("x")', 'null.x', 'while(true){}'].map(async (code) => rejected(await checker.check(code))),
+    );
+    for (const reason of reasons) {
+      expect(reason).not.toMatch(/\/work|node_modules|isolated-vm|\.ts:|at (load|Sandbox)/);
+    }
+  });
+});
+
+describe('IsolatedVmCodeChecker keeps the code away from the host', () => {
+  it('has no process: process.exit() fails inside the sandbox and the host keeps running', async () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    try {
+      expect(rejected(await checker.check('process.exit(1);'))).toMatch(/ReferenceError: process is not defined/);
+      expect(exit).not.toHaveBeenCalled();
+    } finally {
+      exit.mockRestore();
+    }
+  });
+
+  it('cannot climb to the host\'s process through this.constructor.constructor', async () => {
+    const reason = rejected(await checker.check('const p = this.constructor.constructor("return process")(); p.exit(1);'));
+    expect(reason).toMatch(/ReferenceError: process is not defined/);
+  });
+
+  it('sees only JavaScript built-ins and its own stubs on the global object', async () => {
+    // The export is a function only when none of the host's capabilities is reachable.
+    const code = `
+      const F = this.constructor.constructor;
+      const g = F('return this')();
+      const hostOnly = ['process', 'Buffer', 'setTimeout', 'setImmediate', 'fetch', 'module', 'require', '__dirname'];
+      const leaked = hostOnly.filter((name) => typeof g[name] !== 'undefined');
+      module.exports = leaked.length === 0 ? async () => ({}) : leaked.join(',');
+    `;
+    await expect(checker.check(code)).resolves.toEqual({ ok: true });
+  });
+
+  it('gives a required module no real behaviour: reading a file through fs yields only the stub', async () => {
+    const code = `
+      const fs = require('fs');
+      const text = fs.readFileSync('/etc/passwd', 'utf8');
+      module.exports = typeof text === 'string' ? 'read the host file' : async () => ({});
+    `;
+    await expect(checker.check(code)).resolves.toEqual({ ok: true });
+  });
+
+  it('does not let one check see what another left on its global object', async () => {
+    await checker.check('globalThis.leftBehind = 1; module.exports = async () => ({});');
+    const result = await checker.check('module.exports = typeof leftBehind === "undefined" ? async () => ({}) : 1;');
+    expect(result).toEqual({ ok: true });
+  });
+
+  it('runs many checks at once without mixing their results', async () => {
+    const codes = Array.from({ length: 12 }, (_, i) => (i % 2 ? `module.exports = ${i};` : 'module.exports = async () => ({});'));
+    const results = await Promise.all(codes.map((code) => checker.check(code)));
+    expect(results.map((r) => r.ok)).toEqual(codes.map((_, i) => i % 2 === 0));
+  });
+});

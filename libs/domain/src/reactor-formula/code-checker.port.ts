@@ -1,0 +1,21 @@
+// Port: proves a formula's code compiles and exports a function, without running it outside a sandbox.
+import { DomainError } from '../shared/errors';
+
+export type CodeCheckResult = { ok: true } | { ok: false; reason: string };
+
+export interface FormulaCodeChecker {
+  /** Never rejects for bad user code: every failure of the code itself is an `ok: false` with a reason for the user. */
+  check(code: string): Promise<CodeCheckResult>;
+}
+
+export const FORMULA_CODE_CHECKER = Symbol('FormulaCodeChecker');
+
+/** Throws DomainError 'unprocessable' (422) with `errors.code = [reason]` when the checker rejects the code. */
+export const assertCodeCompiles = async (checker: FormulaCodeChecker, code: string): Promise<void> => {
+  const result = await checker.check(code);
+  if (!result.ok) {
+    throw new DomainError('unprocessable', 'The formula code does not compile or does not export a function.', {
+      code: [result.reason],
+    });
+  }
+};

@@ -1,0 +1,120 @@
+// Small readers for untyped JSON request bodies that report a precise message per field into a collector.
+import type { FieldErrorCollector } from '../shared/errors';
+
+export type JsonObject = Record<string, unknown>;
+
+/** The JSON name of a value's type, as a user reading the message would call it. */
+export const jsonTypeOf = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+};
+
+export const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Joins a parent path and a property into the field path used as an errors key (`configuration[0].name`). */
+export const fieldPath = (parent: string, property: string): string => (parent ? `${parent}.${property}` : property);
+
+/** Reports every property of `object` not in `allowed`, keyed by its own path so the caller sees which one. */
+export const rejectUnknownProperties = (
+  object: JsonObject,
+  allowed: readonly string[],
+  parent: string,
+  errors: FieldErrorCollector,
+  hints: Record<string, string> = {},
+): void => {
+  for (const property of Object.keys(object)) {
+    if (allowed.includes(property)) continue;
+    const path = fieldPath(parent, property);
+    errors.add(path, `${path} is not an allowed property.${hints[property] ? ` ${hints[property]}` : ''}`);
+  }
+};
+
+/** Length in Unicode code points, so an emoji counts as one character, as a user counts it. */
+export const codePointLength = (text: string): number => {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is a single code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+};
+
+export const isBlank = (text: string): boolean => text.trim().length === 0;
+
+/** Reads a required string: missing, non-string and blank values are reported, and give undefined. */
+export const readRequiredString = (
+  object: JsonObject,
+  property: string,
+  path: string,
+  errors: FieldErrorCollector,
+): string | undefined => {
+  const value = object[property];
+  if (value === undefined) {
+    errors.add(path, `${path} is required.`);
+    return undefined;
+  }
+  if (typeof value !== 'string') {
+    errors.add(path, `${path} must be a string, not ${jsonTypeOf(value)}.`);
+    return undefined;
+  }
+  if (isBlank(value)) {
+    errors.add(path, `${path} must not be empty.`);
+    return undefined;
+  }
+  return value;
+};
+
+/** Reads an optional string: absent and null give null; anything but a string is reported and gives undefined. */
+export const readOptionalString = (
+  object: JsonObject,
+  property: string,
+  path: string,
+  errors: FieldErrorCollector,
+): string | null | undefined => {
+  const value = object[property];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') {
+    errors.add(path, `${path} must be a string or null, not ${jsonTypeOf(value)}.`);
+    return undefined;
+  }
+  return value;
+};
+
+/** Reads a required string that must be one of `choices`. */
+export const readEnum = <T extends string>(
+  object: JsonObject,
+  property: string,
+  choices: readonly T[],
+  path: string,
+  errors: FieldErrorCollector,
+): T | undefined => {
+  const value = object[property];
+  if (value === undefined) {
+    errors.add(path, `${path} is required.`);
+    return undefined;
+  }
+  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
+    const got = typeof value === 'string' ? `"${value}"` : jsonTypeOf(value);
+    errors.add(path, `${path} must be one of ${choices.join(', ')}, not ${got}.`);
+    return undefined;
+  }
+  return value as T;
+};

@@ -1,0 +1,7 @@
+// Token search queries: parse the Lucene-style text, write an AST back as text, evaluate it in memory.
+// query.arbitrary.ts is test support and deliberately not exported here.
+export * from './query.ast';
+export { QueryError } from './query.errors';
+export { MAX_QUERY_DEPTH, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, parseQuery } from './query.parse';
+export { serializeQuery } from './query.serialize';
+export { evaluateQuery, type SearchableToken } from './query.evaluate';

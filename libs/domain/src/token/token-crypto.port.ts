@@ -1,0 +1,44 @@
+// What token decisions need from cryptography. The application layer calls these before decide, so decide stays pure.
+import type { TokenType } from './token-types';
+
+/**
+ * A token's data as stored in events and read models: ciphertext plus a reference to the data key that sealed it.
+ * The (wrapped) data key itself lives in the KeyStore, never here, so destroying it shreds every copy of the data.
+ * All binary fields are base64.
+ */
+export interface EncryptedData {
+  /** Envelope format version, so a future format can be read next to this one. */
+  v: 1;
+  alg: 'AES-256-GCM';
+  /** Which data key in the KeyStore sealed this ciphertext (today: the token id; its key is per token). */
+  key_ref: string;
+  iv: string;
+  ciphertext: string;
+  tag: string;
+}
+
+export interface TokenCrypto {
+  /**
+   * Seals `plaintext` with the token's data key, creating and storing that key on first use. Updates reuse the key,
+   * so a rejected or lost update never leaves the current ciphertext without its key.
+   */
+  encrypt(tenantId: string, tokenId: string, plaintext: string): Promise<EncryptedData>;
+  /** Opens an envelope; rejects with DataKeyUnavailableError once the key is destroyed, or on any tampering. */
+  decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData): Promise<string>;
+  /** Base58 of a keyed hash of `type` and the evaluated fingerprint expression: equal within a tenant, unrelated across. */
+  fingerprint(tenantId: string, type: TokenType, evaluated: string): string;
+  /** Keyed hash of one normalised search value (see normalizeSearchValue); the read model stores only these. */
+  searchHash(tenantId: string, normalizedValue: string): string;
+  /** Crypto-shredding: after this, no copy of the token's ciphertext (events included) can be decrypted. Idempotent. */
+  destroyDataKey(tenantId: string, tokenId: string): Promise<void>;
+}
+
+export const TOKEN_CRYPTO = Symbol('TokenCrypto');
+
+/** The data key of a token is gone (the token was deleted) or does not open this envelope. Names no data or key. */
+export class DataKeyUnavailableError extends Error {
+  constructor(readonly tokenId: string, reason: string) {
+    super(`The data of token ${tokenId} cannot be decrypted: ${reason}`);
+    this.name = 'DataKeyUnavailableError';
+  }
+}

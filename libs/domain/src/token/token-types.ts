@@ -1,0 +1,139 @@
+// The four token types of API.md: the data each accepts and the defaults a token of that type gets.
+
+export const TOKEN_TYPES = ['token', 'card_number', 'social_security_number', 'employer_id_number'] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** SPEC.md "Data search indexes" rule 2: the value as given, without delimiters, and its last four digits. */
+export const DEFAULT_DATA_SEARCH_INDEXES: readonly string[] = Object.freeze([
+  '{{ data }}',
+  "{{ data | remove: '-' }}",
+  '{{ data | last4 }}',
+]);
+
+/** Deeper `token` data is refused: rendering and JSON.stringify recurse, and no real payload nests this far. */
+export const MAX_TOKEN_DATA_DEPTH = 64;
+
+export interface TokenTypeRules {
+  readonly type: TokenType;
+  readonly defaultContainer: string;
+  readonly defaultFingerprintExpression: string;
+  /** Null: tokens of this type have no mask unless the request gives one. */
+  readonly defaultMask: string | null;
+  readonly defaultSearchIndexes: readonly string[];
+  /** False for card numbers: a request that gives indexes is a 400. */
+  readonly searchIndexesAllowed: boolean;
+  /** Whether `data:` search terms may match tokens of this type (SPEC.md rule 3). */
+  readonly dataSearchable: boolean;
+  /** Null when `data` is acceptable; else a message that says what was expected and never echoes the data. */
+  checkData(data: unknown): string | null;
+}
+
+const NINE_DIGITS = /^\d{9}$/;
+
+const stringMatching =
+  (valid: (text: string) => boolean, expected: string) =>
+  (data: unknown): string | null => {
+    if (typeof data !== 'string') return `data must be a string for this token type (${expected}).`;
+    return valid(data) ? null : `data must be ${expected}.`;
+  };
+
+/** The Luhn (mod 10) check digit test used by every card scheme. */
+export const isLuhnValid = (digits: string): boolean => {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+};
+
+const isCardNumber = (text: string): boolean => /^\d{13,19}$/.test(text) && isLuhnValid(text);
+const isSsn = (text: string): boolean => NINE_DIGITS.test(text) || /^\d{3}-\d{2}-\d{4}$/.test(text);
+const isEin = (text: string): boolean => NINE_DIGITS.test(text) || /^\d{2}-\d{7}$/.test(text);
+
+/** Any JSON value but null: null is how a merge patch removes a field, so it cannot also be a token's data. */
+const checkJsonData = (data: unknown): string | null => {
+  if (data === undefined) return 'data is required.';
+  if (data === null) return 'data must not be null.';
+  // Iterative walk: a recursive one would let a deeply nested body overflow the stack.
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: data, depth: 1 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (depth > MAX_TOKEN_DATA_DEPTH) return `data must not nest deeper than ${MAX_TOKEN_DATA_DEPTH} levels.`;
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return 'data must be a JSON value (numbers must be finite).';
+      continue;
+    }
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push({ value: item, depth: depth + 1 });
+      continue;
+    }
+    if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      for (const item of Object.values(value)) pending.push({ value: item, depth: depth + 1 });
+      continue;
+    }
+    return 'data must be a JSON value.';
+  }
+  return null;
+};
+
+const REVEAL_LAST_4 = '{{ data | reveal_last: 4 }}';
+const WITHOUT_DASHES = "{{ data | remove: '-' }}";
+
+const RULES: Record<TokenType, TokenTypeRules> = {
+  token: {
+    type: 'token',
+    defaultContainer: '/general/high/',
+    defaultFingerprintExpression: '{{ data | stringify }}',
+    defaultMask: null,
+    defaultSearchIndexes: [],
+    searchIndexesAllowed: true,
+    dataSearchable: true,
+    checkData: checkJsonData,
+  },
+  card_number: {
+    type: 'card_number',
+    defaultContainer: '/pci/high/',
+    defaultFingerprintExpression: '{{ data }}',
+    defaultMask: REVEAL_LAST_4,
+    defaultSearchIndexes: [],
+    searchIndexesAllowed: false,
+    dataSearchable: false,
+    checkData: stringMatching(isCardNumber, 'a card number of 13 to 19 digits that passes the Luhn check'),
+  },
+  social_security_number: {
+    type: 'social_security_number',
+    defaultContainer: '/pii/high/',
+    defaultFingerprintExpression: WITHOUT_DASHES,
+    defaultMask: REVEAL_LAST_4,
+    defaultSearchIndexes: DEFAULT_DATA_SEARCH_INDEXES,
+    searchIndexesAllowed: true,
+    dataSearchable: true,
+    checkData: stringMatching(isSsn, 'a social security number of 9 digits, as 123-45-6789 or 123456789'),
+  },
+  employer_id_number: {
+    type: 'employer_id_number',
+    defaultContainer: '/pii/high/',
+    defaultFingerprintExpression: WITHOUT_DASHES,
+    defaultMask: REVEAL_LAST_4,
+    defaultSearchIndexes: DEFAULT_DATA_SEARCH_INDEXES,
+    searchIndexesAllowed: true,
+    dataSearchable: true,
+    checkData: stringMatching(isEin, 'an employer identification number of 9 digits, as 12-3456789 or 123456789'),
+  },
+};
+
+export const isTokenType = (value: unknown): value is TokenType =>
+  typeof value === 'string' && (TOKEN_TYPES as readonly string[]).includes(value);
+
+export const tokenTypeRules = (type: TokenType): TokenTypeRules => RULES[type];
+
+/** The types `data:` search terms apply to; search adds `type IN (…)` with these to every data term. */
+export const DATA_SEARCH_TOKEN_TYPES: readonly TokenType[] = TOKEN_TYPES.filter((type) => RULES[type].dataSearchable);

@@ -1,0 +1,109 @@
+// What each token write records. Pure: the id comes from the command, time and tenant from the context, and the
+// encrypted data, fingerprint and hashes were computed by the application layer through TokenCrypto beforehand.
+import { conflict, DomainError, notFound, validationError } from '../shared/errors';
+import type { CommandContext } from '../shared/events';
+import type { TokenContent, TokenDeletionReason, TokenEvent } from './token.events';
+import { evolveToken } from './token.evolve';
+import { initialTokenState, isExpired, visibleToken, type TokenRecord, type TokenState } from './token.state';
+
+/** `id` is chosen by the caller (the request's, or a generated one) so a retry after a lost race keeps it. */
+export interface CreateToken {
+  type: 'CreateToken';
+  data: { id: string; content: TokenContent };
+}
+
+/** The merge patch is already applied and re-evaluated: `content` is the whole token after it. Its type never changes. */
+export interface UpdateToken {
+  type: 'UpdateToken';
+  data: { id: string; content: Omit<TokenContent, 'type'> };
+}
+
+/** `reason: 'expired'` is the sweep's delete, which (unlike a caller's) is allowed exactly when the token has expired. */
+export interface DeleteToken {
+  type: 'DeleteToken';
+  data: { id: string; reason?: TokenDeletionReason };
+}
+
+export type TokenCommand = CreateToken | UpdateToken | DeleteToken;
+
+export const decideToken = (command: TokenCommand, state: TokenState, ctx: CommandContext): TokenEvent[] => {
+  const tenantId = requireTenant(ctx);
+  switch (command.type) {
+    case 'CreateToken':
+      return create(command, state, ctx, tenantId);
+    case 'UpdateToken':
+      return update(command, state, ctx);
+    case 'DeleteToken':
+      return remove(command, state, ctx, tenantId);
+    default: {
+      const unhandled: never = command;
+      throw new Error(`Unknown token command ${(unhandled as { type: string }).type}`);
+    }
+  }
+};
+
+const create = ({ data: { id, content } }: CreateToken, state: TokenState, ctx: CommandContext, tenantId: string) => {
+  // A deleted id stays taken; another tenant's id is taken too, since ids are global (API.md: taken → 409).
+  if (state.status !== 'absent') throw conflict(`A token with id ${id} already exists.`);
+  assertExpiryInFuture(content.expires_at, ctx);
+  const event: TokenEvent = {
+    type: 'TokenCreated',
+    data: { id, tenant_id: tenantId, ...content, created_by: ctx.actor.id, created_at: ctx.now.toISOString() },
+  };
+  return [event];
+};
+
+const update = ({ data: { id, content } }: UpdateToken, state: TokenState, ctx: CommandContext) => {
+  const token = findVisible(id, state, ctx);
+  assertExpiryInFuture(content.expires_at, ctx);
+  const event: TokenEvent = {
+    type: 'TokenUpdated',
+    data: {
+      id,
+      tenant_id: token.tenant_id,
+      type: token.type,
+      ...content,
+      modified_by: ctx.actor.id,
+      modified_at: ctx.now.toISOString(),
+    },
+  };
+  return [event];
+};
+
+const remove = (command: DeleteToken, state: TokenState, ctx: CommandContext, tenantId: string) => {
+  const { id, reason = 'requested' } = command.data;
+  if (reason === 'requested') findVisible(id, state, ctx);
+  else if (state.status !== 'active' || state.token.tenant_id !== tenantId) throw notFound(`Token ${id}`);
+  else if (!isExpired(state.token, ctx.now)) throw conflict(`Token ${id} has not expired.`);
+  const event: TokenEvent = {
+    type: 'TokenDeleted',
+    data: { id, tenant_id: tenantId, reason, deleted_by: ctx.actor.id, deleted_at: ctx.now.toISOString() },
+  };
+  return [event];
+};
+
+/** Missing, deleted, expired and other tenants' tokens all answer the same 404, so none can be told apart. */
+const findVisible = (id: string, state: TokenState, ctx: CommandContext): TokenRecord => {
+  const token = visibleToken(state, ctx.tenantId, ctx.now);
+  if (!token) throw notFound(`Token ${id}`);
+  return token;
+};
+
+/** Validation already checks this against the request's clock; decide re-checks it against the command's. */
+const assertExpiryInFuture = (expiresAt: string | null, ctx: CommandContext): void => {
+  if (expiresAt !== null && Date.parse(expiresAt) <= ctx.now.getTime()) {
+    throw validationError({ expires_at: ['expires_at must be in the future.'] });
+  }
+};
+
+const requireTenant = (ctx: CommandContext): string => {
+  if (!ctx.tenantId) throw new DomainError('forbidden', 'Tokens belong to a tenant; this caller acts for none.');
+  return ctx.tenantId;
+};
+
+/** decide, evolve and the empty state together, as the command handler and the given/when/then specs use them. */
+export const tokenDecider = {
+  decide: decideToken,
+  evolve: evolveToken,
+  initialState: initialTokenState,
+};

@@ -1,0 +1,72 @@
+// Token events: plain data, stored forever under these type strings. They never hold plaintext token data
+// (API.md "What may be stored where"): only the encrypted envelope, keyed hashes, and the non-sensitive mask.
+import type { DomainEvent } from '../shared/events';
+import type { EncryptedData } from './token-crypto.port';
+import type { TokenType } from './token-types';
+
+/** Everything a create or an update sets, computed by the application layer before decide. */
+export interface TokenContent {
+  type: TokenType;
+  encrypted: EncryptedData;
+  /** Base58 keyed hash of type and the evaluated fingerprint expression. */
+  fingerprint: string;
+  fingerprint_expression: string;
+  /** The mask expression, or null when the token has none. */
+  mask: string | null;
+  /** The evaluated mask: non-sensitive by definition, so read models may serve it without decrypting. */
+  masked: string | null;
+  /** Lower-case container paths, each `/…/`, 1 to 10, without duplicates. */
+  containers: string[];
+  metadata: Record<string, string>;
+  /** The search index expressions (never their evaluated values). */
+  search_indexes: string[];
+  /** Keyed hashes of the normalised evaluated search indexes, without duplicates; what `data:` terms match. */
+  search_hashes: string[];
+  /** ISO 8601, or null when the token never expires. */
+  expires_at: string | null;
+}
+
+export interface TokenCreatedData extends TokenContent {
+  id: string;
+  tenant_id: string;
+  created_by: string;
+  /** ISO 8601. */
+  created_at: string;
+}
+
+/** Carries the whole token after the patch, not a diff, so read models need no earlier event to apply it. */
+export interface TokenUpdatedData extends TokenContent {
+  id: string;
+  tenant_id: string;
+  modified_by: string;
+  /** ISO 8601. */
+  modified_at: string;
+}
+
+/** `expired`: removed by the expiry sweep rather than by a caller's DELETE. */
+export type TokenDeletionReason = 'requested' | 'expired';
+
+export interface TokenDeletedData {
+  id: string;
+  tenant_id: string;
+  reason: TokenDeletionReason;
+  deleted_by: string;
+  /** ISO 8601. */
+  deleted_at: string;
+}
+
+export type TokenCreated = DomainEvent<'TokenCreated', TokenCreatedData>;
+export type TokenUpdated = DomainEvent<'TokenUpdated', TokenUpdatedData>;
+export type TokenDeleted = DomainEvent<'TokenDeleted', TokenDeletedData>;
+
+export type TokenEvent = TokenCreated | TokenUpdated | TokenDeleted;
+
+export const TOKEN_EVENT_TYPES: readonly TokenEvent['type'][] = ['TokenCreated', 'TokenUpdated', 'TokenDeleted'];
+
+export const isTokenEvent = (event: DomainEvent): event is TokenEvent =>
+  (TOKEN_EVENT_TYPES as readonly string[]).includes(event.type);
+
+export const TOKEN_STREAM_PREFIX = 'token-';
+
+/** One stream per token id; ids are unique across tenants, the tenant lives in the events and their metadata. */
+export const tokenStream = (id: string): string => TOKEN_STREAM_PREFIX + id;
