@@ -109,6 +109,30 @@ describe('the built service as processes', () => {
     expect(later.pagination.total_items).toBe(before.pagination.total_items + 1);
   });
 
+  it('imports the shipped official formulas with the CLI; re-importing updates nothing and duplicates nothing', async () => {
+    const dir = join(__dirname, '..', '..', 'formulas', 'official');
+    const first = await runCli(['formulas', 'import', dir], env());
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.failed).toEqual([]);
+    expect(report.imported.map((i: { result: string }) => i.result)).toEqual(report.imported.map(() => 'created'));
+    expect(first.stderr).toMatch(/mask-email\.json: created "Mask Email"/);
+    const again = JSON.parse((await runCli(['formulas', 'import', dir], env())).stdout);
+    expect(again.imported.map((i: { result: string }) => i.result)).toEqual(report.imported.map(() => 'unchanged'));
+
+    const tenant = JSON.parse((await runCli(['tenant', 'create', '--name', 'formula-reader'], env())).stdout);
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const key of [BOOTSTRAP, tenant.management_key]) {
+      const list = await json('/reactor-formulas?size=100', key);
+      expect(list.pagination.total_items).toBe(report.imported.length);
+      expect(list.data.map((f: { type: string }) => f.type)).toEqual(report.imported.map(() => 'official'));
+    }
+
+    const bad = await runCli(['formulas', 'import', join(__dirname, 'processes.spec.ts')], env());
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/FAILED not valid JSON/);
+  });
+
   it('shuts down cleanly on SIGTERM', async () => {
     expect(await api.stop('SIGTERM')).toBe(0);
   });

@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
-import { EVENT_STORE, EventStore, rebuildReadModel } from '@vault/application';
+import { EVENT_STORE, EventStore, FormulasService, rebuildReadModel } from '@vault/application';
 import { allProjections, ConfigError, READ_MODELS, ReadModels } from '@vault/nest';
 import { parseArgs, ParsedArgs, UsageError } from './cli-args';
 import { CliModule } from './cli.module';
+import { formulaFiles, importFormulas } from './commands/formulas-import';
 import { CreateTenantCommand } from './commands/tenant.commands';
 import { formatProgress } from './progress';
 
@@ -16,6 +17,7 @@ const HELP = `Usage: npm run vault -- <command> [options]
 Commands:
   tenant create --name <name>   Create a tenant and print {"tenant_id", "management_key"} as one JSON line
   projections rebuild           Replay the whole event log into a fresh read model and swap it in
+  formulas import <path>        Create or update official reactor formulas from a JSON file or a folder of them
   help                          Show this help
 
 Each command accepts --help. Configuration comes from the same environment variables as the API
@@ -32,6 +34,13 @@ The key is shown only here; store it safely. Works while the API is running on t
 Replays the whole event log into a fresh read model (a new SQLite file, or new Meilisearch indexes)
 and swaps it in atomically; a running API follows the swap within a second. The live read model is
 never edited. Progress (events done, events/s, ETA) is printed on stderr.`,
+  'formulas import': `Usage: npm run vault -- formulas import <file-or-dir>
+
+Imports official reactor formulas, visible to every tenant. Each JSON file holds one formula: the body of
+POST /reactor-formulas plus a fixed "id" (UUID) and a "status" ("verified" or "coming_soon"), with
+"type": "official". Importing the same file again updates that formula (or leaves it unchanged) instead of
+adding a copy. The code is checked in the sandbox like an API create. Prints one line per file on stderr and a
+JSON summary on stdout; exits 1 if any file failed. The repository ships formulas/official/.`,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -49,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
   try {
     if (command === 'tenant create') await createTenant(app, args);
+    else if (command === 'formulas import') return await importOfficialFormulas(app, args);
     else await rebuild(app);
     return 0;
   } finally {
@@ -61,6 +71,14 @@ async function createTenant(app: INestApplicationContext, args: ParsedArgs): Pro
   if (typeof name !== 'string' || name.trim() === '') throw new UsageError('tenant create needs --name <name>.');
   const created = await app.get(CommandBus).execute(new CreateTenantCommand(name, randomUUID()));
   process.stdout.write(JSON.stringify(created) + '\n');
+}
+
+async function importOfficialFormulas(app: INestApplicationContext, args: ParsedArgs): Promise<number> {
+  const path = args.positionals[2];
+  if (!path) throw new UsageError('formulas import needs a file or directory.');
+  const report = await importFormulas(app.get(FormulasService), path, (line) => process.stderr.write(line + '\n'));
+  process.stdout.write(JSON.stringify(report) + '\n');
+  return report.failed.length > 0 ? 1 : 0;
 }
 
 async function rebuild(app: INestApplicationContext): Promise<void> {

@@ -11,3 +11,6 @@ export * from './crypto/sqlite-key-store';
 export * from './crypto/master-key';
 export * from './sandbox';
 export * from './read-model/meilisearch';
+export * from './read-model/sqlite/sqlite-formulas';
+export * from './read-model/sqlite/tokens/sqlite-tokens';
+export * from './read-model/sqlite/tokens/sqlite-token-sql';

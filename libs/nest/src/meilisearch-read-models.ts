@@ -2,9 +2,11 @@
 // never touches the client.
 import {
   MeiliApplicationReadModel,
+  MeiliFormulaReadModel,
   MeiliReadModel,
   MeiliTenantReadModel,
   meiliApplicationsCollection,
+  meiliFormulasCollection,
   meiliTenantsCollection,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
@@ -14,6 +16,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
   const model = new MeiliReadModel({ host: config.search, apiKey: config.meiliMasterKey }, [
     meiliTenantsCollection,
     meiliApplicationsCollection,
+    meiliFormulasCollection,
   ]);
   // Creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
   await model.ensureSetup();
@@ -22,6 +25,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     rebuildable: model,
     tenants: new MeiliTenantReadModel(model),
     applications: new MeiliApplicationReadModel(model),
+    formulas: new MeiliFormulaReadModel(model),
     // No onSwap: a swap replaces the contents under the same index uids, for every process at once.
     // The client keeps no connection open, so there is nothing to close.
     close: async () => undefined,

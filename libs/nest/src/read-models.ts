@@ -1,6 +1,8 @@
 // Chooses and opens the read-model adapters (embedded SQLite or Meilisearch) behind the application's ports.
 import {
   ApplicationReadModel,
+  FormulaReadModel,
+  formulasProjection,
   ProjectionSet,
   ProjectionStore,
   RebuildableReadModel,
@@ -10,9 +12,11 @@ import {
 } from '@vault/application';
 import {
   SqliteApplicationReadModel,
+  SqliteFormulaReadModel,
   SqliteReadModel,
   SqliteTenantReadModel,
   applicationsTable,
+  formulasTable,
   tenantsTable,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
@@ -22,6 +26,7 @@ export interface ReadModels {
   rebuildable: RebuildableReadModel;
   tenants: TenantReadModel;
   applications: ApplicationReadModel;
+  formulas: FormulaReadModel;
   /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
   close(): Promise<void>;
@@ -29,7 +34,7 @@ export interface ReadModels {
 
 export const READ_MODELS = Symbol('ReadModels');
 
-export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection]);
+export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection]);
 
 export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   if (config.search !== 'embedded') {
@@ -37,13 +42,14 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
     return meili.openMeilisearchReadModels(config);
   }
-  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable]);
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable]);
   model.removeStaleFiles();
   return {
     projectionStore: model,
     rebuildable: model,
     tenants: new SqliteTenantReadModel(model),
     applications: new SqliteApplicationReadModel(model),
+    formulas: new SqliteFormulaReadModel(model),
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },

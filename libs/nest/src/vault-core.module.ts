@@ -7,13 +7,15 @@ import {
   CommandRunner,
   EVENT_STORE,
   EventStore,
+  FormulasService,
   PollingProjectionWaiter,
   ProjectionWaiter,
   Projector,
   TENANT_READ_MODEL,
   TenantsService,
 } from '@vault/application';
-import { apiKeys, systemClock, uuidGenerator } from '@vault/adapters';
+import { apiKeys, IsolatedVmCodeChecker, systemClock, uuidGenerator } from '@vault/adapters';
+import { FORMULA_CODE_CHECKER, FormulaCodeChecker } from '@vault/domain';
 import { loadConfig, VAULT_CONFIG, VaultConfig } from './config';
 import { openEventStore } from './event-store';
 import { JsonLogger, LOGGER } from './json-logger';
@@ -95,6 +97,13 @@ export class VaultCoreModule {
           useFactory: (runner: CommandRunner, apps: ApplicationsService, rm: ReadModels) =>
             new TenantsService(runner, apps, rm.tenants, uuidGenerator, systemClock),
         },
+        { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
+        {
+          provide: FormulasService,
+          inject: [CommandRunner, READ_MODELS, FORMULA_CODE_CHECKER],
+          useFactory: (runner: CommandRunner, rm: ReadModels, checker: FormulaCodeChecker) =>
+            new FormulasService(runner, rm.formulas, checker, uuidGenerator),
+        },
         {
           provide: Authenticator,
           inject: [READ_MODELS],
@@ -115,6 +124,7 @@ export class VaultCoreModule {
         CommandRunner,
         ApplicationsService,
         TenantsService,
+        FormulasService,
         Authenticator,
       ],
     };

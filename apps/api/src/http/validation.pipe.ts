@@ -1,5 +1,5 @@
 // class-validator DTOs → 400 problem details whose `errors` keys are field paths (`rules[1].priority`).
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { FieldErrors } from '@vault/domain';
 import { problem } from './problem';
 
@@ -21,8 +21,15 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldErrors
   return out;
 }
 
+/** The global pipe validates bodies only: query strings have their own, laxer pipe (unknown parameters are ignored). */
+class BodyValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    return metadata.type === 'body' ? super.transform(value, metadata) : value;
+  }
+}
+
 export const vaultValidationPipe = () =>
-  new ValidationPipe({
+  new BodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

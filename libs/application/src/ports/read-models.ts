@@ -1,5 +1,5 @@
 // The queries the API asks of the read models. Each adapter (embedded SQLite, Meilisearch) answers them.
-import type { AccessRule, ApplicationType } from '@vault/domain';
+import type { AccessRule, ApplicationType, ReactorFormula } from '@vault/domain';
 
 export interface Page<T> {
   items: T[];
@@ -47,3 +47,35 @@ export interface ApplicationReadModel {
 
 export const TENANT_READ_MODEL = Symbol('TenantReadModel');
 export const APPLICATION_READ_MODEL = Symbol('ApplicationReadModel');
+
+/** A formula as the read model keeps it: official formulas have tenant_id null and are visible to every tenant. */
+export type FormulaDocument = ReactorFormula;
+
+export interface FormulaListQuery {
+  /**
+   * API.md's `name` filter, case-insensitive: `*` matches any run of characters and the whole name must match;
+   * a value without `*` matches names containing it. null = no filter.
+   */
+  name: string | null;
+  page: number;
+  size: number;
+}
+
+export interface FormulaReadModel {
+  /** The formula if it is official or belongs to `tenantId`; null otherwise (another tenant's is as good as absent). */
+  get(tenantId: string, id: string): Promise<FormulaDocument | null>;
+  /** Official formulas plus the tenant's private ones, ordered by name (case-insensitive) then id, with the exact total. */
+  list(tenantId: string, query: FormulaListQuery): Promise<Page<FormulaDocument>>;
+}
+
+export const FORMULA_READ_MODEL = Symbol('FormulaReadModel');
+
+/** The name filter as a predicate over lower-cased names: the reference semantics every adapter must match. */
+export function formulaNameMatcher(filter: string | null): (name: string) => boolean {
+  if (filter === null || filter === '') return () => true;
+  const lower = filter.toLowerCase();
+  if (!lower.includes('*')) return (name) => name.toLowerCase().includes(lower);
+  const pattern = lower.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*');
+  const regex = new RegExp(`^${pattern}$`);
+  return (name) => regex.test(name.toLowerCase());
+}

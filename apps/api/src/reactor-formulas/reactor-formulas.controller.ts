@@ -1,0 +1,82 @@
+// The five reactor-formula endpoints, plus the misspelled singular update path SPEC.md's sample uses (a deprecated alias).
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import type { Response } from 'express';
+import { RequirePermission } from '../http/access.decorators';
+import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
+import { PageQuery, paginated } from '../http/pagination';
+import { vaultQueryPipe } from '../http/validation.pipe';
+import {
+  CreateReactorFormulaCommand,
+  DeleteReactorFormulaCommand,
+  GetReactorFormulaQuery,
+  ListReactorFormulasQuery,
+  UpdateReactorFormulaCommand,
+} from './reactor-formula.commands';
+
+export class FormulaListParams extends PageQuery {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200, { message: 'name must be at most 200 characters long' })
+  name?: string;
+}
+
+/** The formula body is validated by the domain (every rule, with indexed field paths), so it passes through as JSON. */
+type FormulaBody = Record<string, unknown>;
+
+@Controller()
+export class ReactorFormulasController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('reactor-formulas')
+  @RequirePermission('reactor:create')
+  create(@CurrentCaller() caller: Caller, @Body() body: FormulaBody) {
+    return this.commands.execute(new CreateReactorFormulaCommand(caller, body));
+  }
+
+  @Get('reactor-formulas')
+  @RequirePermission('reactor:read')
+  async list(@CurrentCaller() caller: Caller, @Query(vaultQueryPipe()) params: FormulaListParams) {
+    const page = params.page ?? 1;
+    const size = params.size ?? 20;
+    const name = params.name === undefined || params.name === '' ? null : params.name;
+    const result = await this.queries.execute(new ListReactorFormulasQuery(caller.principal.tenantId, { name, page, size }));
+    return paginated(result, page, size);
+  }
+
+  @Get('reactor-formulas/:id')
+  @RequirePermission('reactor:read')
+  get(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string) {
+    return this.queries.execute(new GetReactorFormulaQuery(caller.principal.tenantId, id));
+  }
+
+  @Put('reactor-formulas/:id')
+  @RequirePermission('reactor:update')
+  update(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @Body() body: FormulaBody) {
+    return this.commands.execute(new UpdateReactorFormulaCommand(caller, id, body));
+  }
+
+  @Put('reator-formula/:id')
+  @RequirePermission('reactor:update')
+  @Header('Deprecation', 'true')
+  updateByDeprecatedPath(
+    @CurrentCaller() caller: Caller,
+    @Param('id', UuidPipe) id: string,
+    @Body() body: FormulaBody,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    res.setHeader('Link', `</reactor-formulas/${id}>; rel="successor-version"`);
+    return this.commands.execute(new UpdateReactorFormulaCommand(caller, id, body));
+  }
+
+  @Delete('reactor-formulas/:id')
+  @HttpCode(204)
+  @RequirePermission('reactor:delete')
+  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
+    await this.commands.execute(new DeleteReactorFormulaCommand(caller, id));
+  }
+}

@@ -1,0 +1,50 @@
+// `formulas import <file-or-dir>`: the operator's upsert of official reactor formulas from JSON files (one formula each).
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { FormulasService, ImportOutcome } from '@vault/application';
+import { DomainError } from '@vault/domain';
+import { UsageError } from '../cli-args';
+
+export interface ImportReport {
+  imported: Array<ImportOutcome & { file: string }>;
+  failed: Array<{ file: string; error: string; errors?: Record<string, string[]> }>;
+}
+
+export function formulaFiles(path: string): string[] {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new UsageError(`No such file or directory: ${path}`);
+  }
+  if (!stat.isDirectory()) return [path];
+  const files = readdirSync(path)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => join(path, name));
+  if (files.length === 0) throw new UsageError(`No .json files in ${path}`);
+  return files;
+}
+
+export async function importFormulas(formulas: FormulasService, path: string, log: (line: string) => void): Promise<ImportReport> {
+  const report: ImportReport = { imported: [], failed: [] };
+  const correlationId = randomUUID();
+  for (const file of formulaFiles(path)) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      const outcome = await formulas.importOfficial(
+        { tenantId: null, actor: { type: 'operator', id: 'cli' }, now: new Date(), correlationId },
+        parsed,
+      );
+      report.imported.push({ ...outcome, file: basename(file) });
+      log(`${basename(file)}: ${outcome.result} "${outcome.name}" (${outcome.id})`);
+    } catch (error) {
+      const message = error instanceof SyntaxError ? `not valid JSON: ${error.message}` : error instanceof Error ? error.message : String(error);
+      const errors = error instanceof DomainError ? error.errors : undefined;
+      report.failed.push({ file: basename(file), error: message, ...(errors ? { errors } : {}) });
+      log(`${basename(file)}: FAILED ${message}${errors ? ' ' + JSON.stringify(errors) : ''}`);
+    }
+  }
+  return report;
+}

@@ -1,0 +1,148 @@
+// Tokens in the embedded read model: one row per token (no plaintext: the encrypted envelope stays inside `doc`) and one
+// `token_terms` row per container, metadata pair and data-search hash, which the search compiler queries by index.
+import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '@vault/application';
+import type { SqliteDatabase } from '../../../sqlite/open-database';
+import type { SqliteCollection } from '../sqlite-collection';
+import type { SqliteReadModel } from '../sqlite-read-model';
+import { compileTokenQuery } from './sqlite-token-sql';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tokens (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  tenant_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  created_by_l TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL,
+  modified_by_l TEXT,
+  modified_at_ms INTEGER,
+  expires_at_ms INTEGER,
+  revision INTEGER NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tokens_tenant_created ON tokens (tenant_id, created_at_ms DESC, id);
+CREATE INDEX IF NOT EXISTS tokens_tenant_fingerprint ON tokens (tenant_id, fingerprint, type);
+CREATE INDEX IF NOT EXISTS tokens_tenant_type ON tokens (tenant_id, type, created_at_ms DESC);
+CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+CREATE TABLE IF NOT EXISTS token_terms (
+  tenant_id TEXT NOT NULL,
+  field TEXT NOT NULL,
+  value TEXT NOT NULL,
+  token_rowid INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, field, value, token_rowid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS token_terms_token ON token_terms (token_rowid);
+`;
+
+type Statements = ReturnType<typeof prepare>;
+
+function prepare(db: SqliteDatabase) {
+  return {
+    upsert: db.prepare(
+      `INSERT INTO tokens (id, tenant_id, type, fingerprint, created_by_l, created_at_ms, modified_by_l, modified_at_ms, expires_at_ms, revision, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET tenant_id = excluded.tenant_id, type = excluded.type, fingerprint = excluded.fingerprint,
+         created_by_l = excluded.created_by_l, created_at_ms = excluded.created_at_ms, modified_by_l = excluded.modified_by_l,
+         modified_at_ms = excluded.modified_at_ms, expires_at_ms = excluded.expires_at_ms, revision = excluded.revision, doc = excluded.doc
+       RETURNING rowid`,
+    ),
+    rowidOf: db.prepare('SELECT rowid FROM tokens WHERE id = ?'),
+    deleteToken: db.prepare('DELETE FROM tokens WHERE rowid = ?'),
+    deleteTerms: db.prepare('DELETE FROM token_terms WHERE token_rowid = ?'),
+    insertTerm: db.prepare('INSERT OR IGNORE INTO token_terms (tenant_id, field, value, token_rowid) VALUES (?, ?, ?, ?)'),
+    get: db.prepare('SELECT doc FROM tokens WHERE id = ? AND tenant_id = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)'),
+    byFingerprint: db.prepare(
+      `SELECT doc FROM tokens WHERE tenant_id = ? AND fingerprint = ? AND type = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)
+       ORDER BY created_at_ms, id LIMIT 1`,
+    ),
+    expired: db.prepare('SELECT id, tenant_id FROM tokens WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ? ORDER BY expires_at_ms, id LIMIT ?'),
+  };
+}
+
+const statements = new WeakMap<SqliteDatabase, Statements>();
+const statementsFor = (db: SqliteDatabase): Statements => {
+  let s = statements.get(db);
+  if (!s) statements.set(db, (s = prepare(db)));
+  return s;
+};
+
+const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+
+function termsOf(doc: TokenDocument): Array<[string, string]> {
+  return [
+    ...doc.containers.map((c): [string, string] => ['container', c.toLowerCase()]),
+    ...Object.entries(doc.metadata).map(([k, v]): [string, string] => [`metadata.${k.toLowerCase()}`, v.toLowerCase()]),
+    ...doc.search_hashes.map((h): [string, string] => ['data', h.toLowerCase()]),
+  ];
+}
+
+export const tokensTable: SqliteCollection = {
+  name: 'tokens',
+  schema: SCHEMA,
+  upsert(db, id, revision, raw) {
+    const doc = raw as unknown as TokenDocument;
+    const s = statementsFor(db);
+    const { rowid } = s.upsert.get(
+      id.toLowerCase(),
+      doc.tenant_id,
+      doc.type.toLowerCase(),
+      doc.fingerprint,
+      doc.created_by.toLowerCase(),
+      ms(doc.created_at),
+      doc.modified_by?.toLowerCase() ?? null,
+      ms(doc.modified_at),
+      ms(doc.expires_at),
+      Number(revision),
+      JSON.stringify(doc),
+    ) as { rowid: number };
+    s.deleteTerms.run(rowid);
+    for (const [field, value] of termsOf(doc)) s.insertTerm.run(doc.tenant_id, field, value, rowid);
+  },
+  remove(db, id) {
+    const s = statementsFor(db);
+    const row = s.rowidOf.get(id.toLowerCase()) as { rowid: number } | undefined;
+    if (!row) return;
+    s.deleteTerms.run(row.rowid);
+    s.deleteToken.run(row.rowid);
+  },
+  load(db, ids) {
+    if (ids.length === 0) return [];
+    return db
+      .prepare(`SELECT id, revision, doc FROM tokens WHERE id IN (${ids.map(() => '?').join(', ')})`)
+      .all(...ids.map((id) => id.toLowerCase())) as Array<{ id: string; revision: number; doc: string }>;
+  },
+};
+
+export class SqliteTokenSearchIndex implements TokenSearchIndex {
+  constructor(private readonly model: SqliteReadModel) {}
+
+  async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
+    const row = statementsFor(this.model.database).get.get(id.toLowerCase(), tenantId, now) as { doc: string } | undefined;
+    return row ? JSON.parse(row.doc) : null;
+  }
+
+  async findByFingerprint(tenantId: string, type: string, fingerprint: string, now: number): Promise<TokenDocument | null> {
+    const row = statementsFor(this.model.database).byFingerprint.get(tenantId, fingerprint, type, now) as { doc: string } | undefined;
+    return row ? JSON.parse(row.doc) : null;
+  }
+
+  async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
+    const db = this.model.database;
+    const condition = query ? compileTokenQuery(query, tenantId) : { sql: '1', params: [] };
+    // The tenant and expiry conditions stand outside the compiled query: no query text can widen them.
+    const where = `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`;
+    const params = [tenantId, now, ...condition.params];
+    const total = (db.prepare(`SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n;
+    const offset = (page - 1) * size;
+    if (offset >= total) return { total, items: [] };
+    const rows = db
+      .prepare(`SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
+      .all(...params, size, offset) as Array<{ doc: string }>;
+    return { total, items: rows.map((r) => JSON.parse(r.doc)) };
+  }
+
+  async expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
+    return statementsFor(this.model.database).expired.all(now, limit) as Array<{ id: string; tenant_id: string }>;
+  }
+}
