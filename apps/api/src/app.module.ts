@@ -10,16 +10,19 @@ import { ProblemFilter } from './http/problem.filter';
 import { ProjectionPendingInterceptor } from './http/projection-pending.interceptor';
 import { vaultValidationPipe } from './http/validation.pipe';
 import { PermissionsController } from './permissions/permissions.controller';
+import { tokenHandlers } from './tokens/token.commands';
+import { TokensController } from './tokens/tokens.controller';
 import { reactorFormulaHandlers } from './reactor-formulas/reactor-formula.commands';
 import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.controller';
 
 export function appModule(config: VaultConfig) {
   @Module({
     imports: [VaultCoreModule.forRoot({ projector: config.projector, config }), CqrsModule.forRoot()],
-    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, HealthController],
+    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, HealthController],
     providers: [
       ...applicationHandlers,
       ...reactorFormulaHandlers,
+      ...tokenHandlers,
       { provide: APP_GUARD, useClass: AccessGuard },
       { provide: APP_FILTER, useClass: ProblemFilter },
       { provide: APP_PIPE, useFactory: vaultValidationPipe },

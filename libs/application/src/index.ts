@@ -19,3 +19,6 @@ export * from './use-cases/tenants.service';
 export * from './use-cases/formulas.service';
 export * from './ports/token-search-index';
 export * from './projections/tokens.projection';
+export * from './use-cases/token-view';
+export * from './use-cases/tokens.service';
+export * from './use-cases/token-search.service';

@@ -3,6 +3,8 @@ import {
   ApplicationReadModel,
   FormulaReadModel,
   formulasProjection,
+  TokenSearchIndex,
+  tokensProjection,
   ProjectionSet,
   ProjectionStore,
   RebuildableReadModel,
@@ -15,6 +17,8 @@ import {
   SqliteFormulaReadModel,
   SqliteReadModel,
   SqliteTenantReadModel,
+  SqliteTokenSearchIndex,
+  tokensTable,
   applicationsTable,
   formulasTable,
   tenantsTable,
@@ -27,6 +31,7 @@ export interface ReadModels {
   tenants: TenantReadModel;
   applications: ApplicationReadModel;
   formulas: FormulaReadModel;
+  tokens: TokenSearchIndex;
   /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
   close(): Promise<void>;
@@ -34,7 +39,7 @@ export interface ReadModels {
 
 export const READ_MODELS = Symbol('ReadModels');
 
-export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection]);
+export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection]);
 
 export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   if (config.search !== 'embedded') {
@@ -42,7 +47,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
     return meili.openMeilisearchReadModels(config);
   }
-  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable]);
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable]);
   model.removeStaleFiles();
   return {
     projectionStore: model,
@@ -50,6 +55,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     tenants: new SqliteTenantReadModel(model),
     applications: new SqliteApplicationReadModel(model),
     formulas: new SqliteFormulaReadModel(model),
+    tokens: new SqliteTokenSearchIndex(model),
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },

@@ -13,9 +13,20 @@ import {
   Projector,
   TENANT_READ_MODEL,
   TenantsService,
+  TokenSearchService,
+  TokensService,
 } from '@vault/application';
-import { apiKeys, IsolatedVmCodeChecker, systemClock, uuidGenerator } from '@vault/adapters';
-import { FORMULA_CODE_CHECKER, FormulaCodeChecker } from '@vault/domain';
+import {
+  AesGcmTokenCrypto,
+  apiKeys,
+  IsolatedVmCodeChecker,
+  LiquidExpressionEngine,
+  loadMasterKey,
+  SqliteKeyStore,
+  systemClock,
+  uuidGenerator,
+} from '@vault/adapters';
+import { EXPRESSION_ENGINE, ExpressionEngine, FORMULA_CODE_CHECKER, FormulaCodeChecker, TOKEN_CRYPTO, TokenCrypto } from '@vault/domain';
 import { loadConfig, VAULT_CONFIG, VaultConfig } from './config';
 import { openEventStore } from './event-store';
 import { JsonLogger, LOGGER } from './json-logger';
@@ -26,6 +37,7 @@ export type ProjectorMode = 'inline' | 'external' | 'none';
 export const PROJECTOR_MODE = Symbol('ProjectorMode');
 export const PROJECTOR = Symbol('Projector');
 export const PROJECTION_WAITER = Symbol('ProjectionWaiter');
+export const KEY_STORE_HANDLE = Symbol('KeyStoreHandle');
 
 @Injectable()
 class Shutdown implements OnApplicationShutdown {
@@ -33,12 +45,14 @@ class Shutdown implements OnApplicationShutdown {
     @Inject(PROJECTOR) private readonly projector: Projector | null,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(KEY_STORE_HANDLE) private readonly keys: SqliteKeyStore,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.projector?.stop();
     await this.readModels.close();
     await this.events.close();
+    this.keys.close();
   }
 }
 
@@ -98,6 +112,36 @@ export class VaultCoreModule {
             new TenantsService(runner, apps, rm.tenants, uuidGenerator, systemClock),
         },
         { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
+        // Data keys live apart from the event log so that destroying one shreds every copy of a token's data.
+        { provide: KEY_STORE_HANDLE, useFactory: () => SqliteKeyStore.open(config.dataDir) },
+        {
+          provide: TOKEN_CRYPTO,
+          inject: [KEY_STORE_HANDLE, LOGGER],
+          useFactory: (keys: SqliteKeyStore, logger: JsonLogger) => {
+            const master = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, allowGenerated: config.eventStore === 'embedded' });
+            if (master.source === 'file') {
+              logger.warn(
+                master.generated
+                  ? 'VAULT_MASTER_KEY is not set: generated a master key into the data dir; token data is only as safe as that file. Set VAULT_MASTER_KEY in production.'
+                  : 'VAULT_MASTER_KEY is not set: using the master key generated into the data dir. Set VAULT_MASTER_KEY in production.',
+                { file: master.file },
+              );
+            }
+            return new AesGcmTokenCrypto(master.key, keys);
+          },
+        },
+        { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine() },
+        {
+          provide: TokensService,
+          inject: [CommandRunner, EVENT_STORE, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE],
+          useFactory: (runner: CommandRunner, events: EventStore, rm: ReadModels, crypto: TokenCrypto, engine: ExpressionEngine) =>
+            new TokensService(runner, events, rm.tokens, crypto, engine, uuidGenerator),
+        },
+        {
+          provide: TokenSearchService,
+          inject: [READ_MODELS, TOKEN_CRYPTO],
+          useFactory: (rm: ReadModels, crypto: TokenCrypto) => new TokenSearchService(rm.tokens, crypto),
+        },
         {
           provide: FormulasService,
           inject: [CommandRunner, READ_MODELS, FORMULA_CODE_CHECKER],
@@ -125,6 +169,9 @@ export class VaultCoreModule {
         ApplicationsService,
         TenantsService,
         FormulasService,
+        TokensService,
+        TokenSearchService,
+        TOKEN_CRYPTO,
         Authenticator,
       ],
     };

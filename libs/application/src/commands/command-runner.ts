@@ -32,7 +32,8 @@ export class CommandRunner {
   async run<TState, TCommand, TEvent extends DomainEvent>(
     aggregate: Aggregate<TState, TCommand, TEvent>,
     streamId: string,
-    command: TCommand,
+    /** The command, or a function building it from the current state (re-run on every retry, so nothing is stale). */
+    command: TCommand | ((state: TState | null) => TCommand | Promise<TCommand>),
     ctx: CommandContext,
   ): Promise<CommandOutcome<TState, TEvent>> {
     for (let attempt = 1; ; attempt++) {
@@ -41,7 +42,8 @@ export class CommandRunner {
       for (const recorded of history) {
         state = aggregate.evolve(state, { type: recorded.type, data: recorded.data } as TEvent);
       }
-      const decided = aggregate.decide(command, state, ctx);
+      const current = typeof command === 'function' ? await (command as (s: TState | null) => TCommand | Promise<TCommand>)(state) : command;
+      const decided = aggregate.decide(current, state, ctx);
       if (decided.length === 0) return { events: [], state, position: null };
       const expected = history.length === 0 ? 'no_stream' : history[history.length - 1].revision;
       try {

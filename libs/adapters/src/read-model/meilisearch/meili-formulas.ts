@@ -19,7 +19,10 @@ const HEAD = '^';
 const TAIL = '$';
 /** At most this many `name_grams` conditions per query: any subset of necessary conditions still finds every match. */
 const MAX_NARROWING_TERMS = 8;
-/** 200 UTF-8 bytes of the lower-cased name, below the 468-byte facet limit so the server never cuts the key itself. */
+/**
+ * 200 UTF-8 bytes of the lower-cased name, below the 468-byte facet limit so the server never cuts the key itself.
+ * Every ASCII name (at most 200 characters) fits whole; longer byte strings that share those 200 bytes tie, then id decides.
+ */
 const SORT_KEY_CHARS = 400;
 /** Documents per request when the adapter collects candidates; it keeps requesting until it has all of them. */
 const FETCH_PAGE = 1000;

@@ -1,0 +1,75 @@
+// Tokens: create, read, merge-patch, delete, and the Lucene-style search.
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { IsInt, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validator';
+import type { Response } from 'express';
+import { RequirePermission } from '../http/access.decorators';
+import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
+import { paginated } from '../http/pagination';
+import { CreateTokenCommand, DeleteTokenCommand, GetTokenQuery, SearchTokensQuery, UpdateTokenCommand } from './token.commands';
+
+export class SearchTokensBody {
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsString({ message: 'query must be a string' })
+  query?: string | null;
+
+  @IsOptional()
+  @IsInt({ message: 'page must be an integer' })
+  @Min(1, { message: 'page must not be less than 1' })
+  page?: number;
+
+  @IsOptional()
+  @IsInt({ message: 'size must be an integer' })
+  @Min(1, { message: 'size must not be less than 1' })
+  @Max(100, { message: 'size must not be greater than 100' })
+  size?: number;
+}
+
+/** Token bodies are validated by the domain (per type, every field by path), so they pass through as JSON. */
+type TokenBody = Record<string, unknown>;
+
+@Controller('tokens')
+export class TokensController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @RequirePermission('token:create')
+  async create(@CurrentCaller() caller: Caller, @Body() body: TokenBody, @Res({ passthrough: true }) res: Response) {
+    const { token, created } = await this.commands.execute(new CreateTokenCommand(caller, body));
+    res.status(created ? 201 : 200);
+    return token;
+  }
+
+  @Post('search')
+  @HttpCode(200)
+  @RequirePermission('token:search')
+  async search(@CurrentCaller() caller: Caller, @Body() body: SearchTokensBody) {
+    const page = body.page ?? 1;
+    const size = body.size ?? 20;
+    const result = await this.queries.execute(new SearchTokensQuery(caller, { query: body.query ?? null, page, size }));
+    return paginated(result, page, size);
+  }
+
+  @Get(':id')
+  @RequirePermission('token:read')
+  get(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string) {
+    return this.queries.execute(new GetTokenQuery(caller, id));
+  }
+
+  @Patch(':id')
+  @RequirePermission('token:update')
+  update(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @Body() patch: TokenBody) {
+    return this.commands.execute(new UpdateTokenCommand(caller, id, patch));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermission('token:delete')
+  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
+    await this.commands.execute(new DeleteTokenCommand(caller, id));
+  }
+}

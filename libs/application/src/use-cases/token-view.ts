@@ -1,0 +1,43 @@
+// A token as the API returns it: every field but the encrypted envelope and the hashes, and `data` per the access rule.
+import { AccessRule, applyTransform, JsonValue, TokenCrypto, TokenRecord } from '@vault/domain';
+
+export interface TokenView {
+  id: string;
+  type: string;
+  tenant_id: string;
+  data?: JsonValue;
+  fingerprint: string;
+  fingerprint_expression: string;
+  mask?: string;
+  containers: string[];
+  metadata: Record<string, string>;
+  search_indexes: string[];
+  expires_at?: string;
+  created_by: string;
+  created_at: string;
+  modified_by?: string;
+  modified_at?: string;
+}
+
+export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: TokenCrypto): Promise<TokenView> {
+  const plaintext = rule.transform === 'reveal' ? await crypto.decrypt(token.tenant_id, token.id, token.encrypted) : undefined;
+  const data = applyTransform(rule, token, plaintext);
+  const view: TokenView = {
+    id: token.id,
+    type: token.type,
+    tenant_id: token.tenant_id,
+    ...(data === undefined ? {} : { data }),
+    fingerprint: token.fingerprint,
+    fingerprint_expression: token.fingerprint_expression,
+    ...(token.mask === null ? {} : { mask: token.mask }),
+    containers: token.containers,
+    metadata: token.metadata,
+    search_indexes: token.search_indexes,
+    ...(token.expires_at === null ? {} : { expires_at: token.expires_at }),
+    created_by: token.created_by,
+    created_at: token.created_at,
+    ...(token.modified_by === null ? {} : { modified_by: token.modified_by }),
+    ...(token.modified_at === null ? {} : { modified_at: token.modified_at }),
+  };
+  return view;
+}
