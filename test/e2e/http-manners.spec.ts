@@ -62,7 +62,7 @@ describe('HTTP manners', () => {
     const doc = await test.http().get('/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/permissions', '/applications', '/applications/{id}']));
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/permissions', '/applications', '/applications/{id}', '/reactor-formulas', '/reactor-formulas/{id}', '/reator-formula/{id}', '/tokens', '/tokens/{id}', '/tokens/search']));
     const docs = await test.http().get('/docs/');
     expect(docs.status).toBe(200);
     expect(docs.text).toMatch(/swagger/i);

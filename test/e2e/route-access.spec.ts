@@ -4,6 +4,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ACCESS } from '../../apps/api/src/http/access.decorators';
 import { appModule } from '../../apps/api/src/app.module';
 import { loadConfig } from '@vault/nest';
+import { openApiDocument } from '../../apps/api/src/openapi/openapi.document';
 
 describe('route access declarations', () => {
   const module = appModule(loadConfig({ VAULT_DATA_DIR: '/tmp/unused' }));
@@ -22,6 +23,18 @@ describe('route access declarations', () => {
 
   it('finds the routes', () => {
     expect(routes.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('documents every authenticated route in the OpenAPI document', () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
+    const missing = routes
+      .filter((r) => r.access?.kind !== 'public')
+      .map((r) => r.route.replace(/\/+/g, '/').replace(/\/$/, '').replace(/:(\w+)/g, '{$1}'))
+      .filter((route) => {
+        const [method, path] = route.split(' ');
+        return !paths[path]?.[method.toLowerCase()];
+      });
+    expect(missing).toEqual([]);
   });
 
   it.each(routes.map((r) => [r.route, r.access]))('%s declares its access', (_route, access) => {

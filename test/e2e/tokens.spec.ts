@@ -198,3 +198,30 @@ describe('tokens', () => {
     expect(all.body.data.every((t: { containers: string[] }) => t.containers.some((c) => c.startsWith('/pci/')))).toBe(true);
   });
 });
+
+describe('expiry sweep', () => {
+  it('deletes expired tokens and shreds their keys', async () => {
+    const test = await startTestApp({ VAULT_EXPIRY_SWEEP_MS: '200' });
+    try {
+      const key = (await createApplication(test, { name: 'x', type: 'private', permissions: ['token:create', 'token:read'] })).key;
+      const created = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'soon gone', expires_at: new Date(Date.now() + 500).toISOString() });
+      const kept = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'stays' });
+      const { EVENT_STORE, TOKEN_CRYPTO } = await import('@vault/application').then(async (a) => ({ ...a, ...(await import('@vault/domain')) }));
+      const events = test.app.get(EVENT_STORE);
+      const deadline = Date.now() + 5000;
+      let deleted: Array<{ type: string; data: unknown }> = [];
+      while (Date.now() < deadline) {
+        deleted = (await events.readStream(`token-${created.body.id}`)).filter((e: { type: string }) => e.type === 'TokenDeleted');
+        if (deleted.length) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(deleted).toHaveLength(1);
+      expect(deleted[0].data).toMatchObject({ reason: 'expired', deleted_by: 'expiry-sweep' });
+      const [createdEvent] = await events.readStream(`token-${created.body.id}`);
+      await expect(test.app.get(TOKEN_CRYPTO).decrypt(created.body.tenant_id, created.body.id, (createdEvent.data as { encrypted: never }).encrypted)).rejects.toThrow(/cannot be decrypted/);
+      expect((await test.http().get(`/tokens/${kept.body.id}`).set('SVC-API-KEY', key)).status).toBe(200);
+    } finally {
+      await test.close();
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { ProblemFilter } from './http/problem.filter';
 import { ProjectionPendingInterceptor } from './http/projection-pending.interceptor';
 import { vaultValidationPipe } from './http/validation.pipe';
 import { PermissionsController } from './permissions/permissions.controller';
+import { ExpirySweeper } from './tokens/expiry-sweeper';
 import { tokenHandlers } from './tokens/token.commands';
 import { TokensController } from './tokens/tokens.controller';
 import { reactorFormulaHandlers } from './reactor-formulas/reactor-formula.commands';
@@ -23,6 +24,7 @@ export function appModule(config: VaultConfig) {
       ...applicationHandlers,
       ...reactorFormulaHandlers,
       ...tokenHandlers,
+      ExpirySweeper,
       { provide: APP_GUARD, useClass: AccessGuard },
       { provide: APP_FILTER, useClass: ProblemFilter },
       { provide: APP_PIPE, useFactory: vaultValidationPipe },

@@ -15,6 +15,8 @@ export interface VaultConfig {
   /** Requests per second allowed per API key (token bucket refill rate); burst is twice that. */
   rateLimitPerSecond: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** How often the API deletes expired tokens (and shreds their keys); 0 disables the sweep. */
+  expirySweepMs: number;
   /** inline: the API process runs the projector (default with the embedded read model); external: apps/projector does. */
   projector: 'inline' | 'external';
 }
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     rateLimitPerSecond: int('VAULT_RATE_LIMIT_PER_SECOND', 2000, 1),
     logLevel,
     projector: projectorMode(env),
+    expirySweepMs: int('VAULT_EXPIRY_SWEEP_MS', 30000, 0),
   };
 }
 

@@ -2,6 +2,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { applicationPaths, applicationSchemas } from './applications.openapi';
 import { commonResponses, commonSchemas } from './common.openapi';
+import { reactorFormulaPaths, reactorFormulaSchemas } from './reactor-formulas.openapi';
+import { tokenPaths, tokenSchemas } from './tokens.openapi';
 
 export function openApiDocument(): OpenAPIObject {
   return {
@@ -16,7 +18,7 @@ export function openApiDocument(): OpenAPIObject {
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'SVC-API-KEY' } },
-      schemas: { ...commonSchemas, ...applicationSchemas },
+      schemas: { ...commonSchemas, ...applicationSchemas, ...reactorFormulaSchemas, ...tokenSchemas },
       responses: commonResponses,
     },
     paths: <OpenAPIObject['paths']>{
@@ -43,6 +45,8 @@ export function openApiDocument(): OpenAPIObject {
         },
       },
       ...applicationPaths,
+      ...reactorFormulaPaths,
+      ...tokenPaths,
       '/health': {
         get: {
           summary: 'Liveness and readiness, with projection lag',

@@ -2,3 +2,4 @@ export * from './meili-collection';
 export * from './meili-read-model';
 export * from './meili-directory';
 export * from './meili-formulas';
+export * from './meili-tokens';

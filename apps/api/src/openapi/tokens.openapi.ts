@@ -1,0 +1,108 @@
+import { authErrors, json, uuidPath } from './common.openapi';
+
+const ref = { $ref: '#/components/schemas/Token' };
+const bodyErrors = {
+  '400': { $ref: '#/components/responses/BadRequest' },
+  '413': { $ref: '#/components/responses/TooLarge' },
+  '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+};
+
+export const tokenSchemas = {
+  Token: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { type: 'string', enum: ['token', 'card_number', 'social_security_number', 'employer_id_number'] },
+      tenant_id: { type: 'string', format: 'uuid' },
+      data: { description: "Per the application's access rule: reveal → plaintext, mask → the evaluated mask, redact → absent" },
+      fingerprint: { type: 'string' },
+      fingerprint_expression: { type: 'string' },
+      mask: { type: 'string' },
+      containers: { type: 'array', items: { type: 'string', example: '/pii/high/' } },
+      metadata: { type: 'object', additionalProperties: { type: 'string' } },
+      search_indexes: { type: 'array', items: { type: 'string' } },
+      expires_at: { type: 'string', format: 'date-time' },
+      created_by: { type: 'string' },
+      created_at: { type: 'string', format: 'date-time' },
+      modified_by: { type: 'string' },
+      modified_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  CreateTokenBody: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { type: 'string', enum: ['token', 'card_number', 'social_security_number', 'employer_id_number'] },
+      data: { description: 'card_number: 13–19 Luhn-valid digits; social_security_number: 123-45-6789 or 123456789; employer_id_number: 12-3456789 or 123456789; token: any JSON' },
+      containers: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 10 },
+      metadata: { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 50 },
+      search_indexes: { type: 'array', items: { type: 'string' }, description: 'Liquid expressions; each must yield one non-empty value (else 400). Not for card_number.' },
+      fingerprint_expression: { type: 'string' },
+      mask: { type: 'string' },
+      deduplicate_token: { type: 'boolean', description: 'Return the existing token with the same type and fingerprint (200) instead of creating one' },
+      expires_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  SearchTokensBody: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      query: { type: ['string', 'null'], maxLength: 4096, description: 'Lucene-style query; absent, null or blank returns every token you may search' },
+      page: { type: 'integer', minimum: 1, default: 1 },
+      size: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    },
+  },
+};
+
+export const tokenPaths = {
+  '/tokens': {
+    post: {
+      summary: 'Create a token (token:create)',
+      requestBody: { required: true, content: json({ $ref: '#/components/schemas/CreateTokenBody' }, { type: 'social_security_number', data: '123-45-6789', metadata: { customer: 'acme' } }) },
+      responses: {
+        '201': { description: 'Created', content: json(ref) },
+        '200': { description: 'deduplicate_token found an existing token', content: json(ref) },
+        '409': { description: 'The id is taken', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        ...bodyErrors,
+        ...authErrors,
+      },
+    },
+  },
+  '/tokens/search': {
+    post: {
+      summary: 'Search tokens with a Lucene-style query (token:search)',
+      description:
+        'Fields: id, type, data (social_security_number, employer_id_number, token), fingerprint, container (exact, or trailing `*` for sub-containers), metadata.<key>, created_by, created_at, modified_by, modified_at. Operators AND, OR, NOT (also `!`, `-`), parentheses; ranges `[a TO b]`, `{a TO b}`, mixed, `*` open. Ordered by created_at descending, then id.',
+      requestBody: { required: false, content: json({ $ref: '#/components/schemas/SearchTokensBody' }, { query: 'data:6789 AND container:"/pii/*"', page: 1, size: 20 }) },
+      responses: {
+        '200': {
+          description: 'A page of tokens, data transformed per access rule',
+          content: json({ type: 'object', properties: { pagination: { $ref: '#/components/schemas/Pagination' }, data: { type: 'array', items: ref } } }),
+        },
+        ...bodyErrors,
+        ...authErrors,
+      },
+    },
+  },
+  '/tokens/{id}': {
+    parameters: [uuidPath()],
+    get: {
+      summary: 'Get a token (token:read)',
+      responses: { '200': { description: 'The token', content: json(ref) }, '400': { $ref: '#/components/responses/BadRequest' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+    },
+    patch: {
+      summary: 'Update a token with a JSON merge patch (token:update)',
+      requestBody: {
+        required: true,
+        content: { 'application/merge-patch+json': { schema: { type: 'object' }, example: { metadata: { customer: null, region: 'eu' } } } },
+      },
+      responses: { '200': { description: 'The updated token', content: json(ref) }, '404': { $ref: '#/components/responses/NotFound' }, '409': { $ref: '#/components/responses/Conflict' }, ...bodyErrors, ...authErrors },
+    },
+    delete: {
+      summary: 'Delete a token; its data key is destroyed (token:delete)',
+      responses: { '204': { description: 'Deleted' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+    },
+  },
+};

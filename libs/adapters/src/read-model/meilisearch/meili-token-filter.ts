@@ -1,0 +1,181 @@
+// The flat token document Meilisearch indexes, and the compiler from the query AST to a filter over it. Both live here
+// because every term is exact only while the two encode values the same way (the Meilisearch twin of sqlite-token-sql.ts).
+//
+// Meilisearch normalizes every string it filters on: it trims it, applies NFKD, lower-cases it with Rust's rules and cuts
+// it at 468 bytes (milli's normalize_facet and MAX_FACET_VALUE_LENGTH). Raw values would then match by the server's
+// rules, not by the reference evaluator's (query.evaluate.ts). So each value is first brought into the form the
+// evaluator compares (JavaScript toLowerCase, except fingerprints, which compare exactly), then encoded as an ASCII key
+// those steps leave unchanged. Equality of keys is then equality of values, whatever the value holds.
+import { createHash } from 'node:crypto';
+import type { TokenDocument } from '@vault/application';
+import { DATA_SEARCHABLE_TYPES, type QueryNode, type TermField } from '@vault/domain';
+import { epochMs, meiliQuote } from './meili-collection';
+
+/** Keys up to this length stay readable hex; longer ones are hashed, far below the 468-byte cut. */
+const MAX_HEX_KEY = 400;
+
+/** Every UTF-16 code unit as four hex digits: injective even on lone surrogates (UTF-8 would merge them). */
+const hex16 = (value: string): string => {
+  let out = '';
+  for (let i = 0; i < value.length; i++) out += value.charCodeAt(i).toString(16).padStart(4, '0');
+  return out;
+};
+
+/**
+ * The key of a tuple of strings: `x` and the hex16 of each part joined by `.`, or, past MAX_HEX_KEY characters, `h` and
+ * the SHA-256 of that text. `.` is no hex digit, so parts cannot shift into each other; the leading mark keeps the two
+ * forms apart and makes the empty string a non-empty key. Only [0-9a-fhx.], which normalization leaves as it is.
+ */
+export function meiliExactKey(...parts: string[]): string {
+  const body = parts.map(hex16).join('.');
+  return body.length <= MAX_HEX_KEY ? `x${body}` : `h${createHash('sha256').update(body).digest('hex')}`;
+}
+
+/**
+ * The sort key of an id: fixed-width hex keeps JavaScript's code-unit order (Meilisearch sorts strings case-blind, so a
+ * raw id would not). Ids are UUIDs, far shorter than the 117 code units after which the server's cut would tie them.
+ */
+export const meiliIdSortKey = (id: string): string => hex16(id);
+
+/** A token as Meilisearch indexes it, beside `id`, `_revision` and `doc` (see meili-tokens.ts). */
+export interface MeiliFlatToken {
+  /** Raw, for the exact re-check on every hit; filters use tenant_x. */
+  tenant_id: string;
+  tenant_x: string;
+  id_x: string;
+  id_sort: string;
+  type_x: string;
+  fingerprint_x: string;
+  created_by_x: string;
+  /** Absent until the first update, so a positive term cannot match and NOT does (as in the evaluator). */
+  modified_by_x?: string;
+  containers_x: string[];
+  /** Every prefix of each container that ends with `/`: `/a/b/` gives `/`, `/a/`, `/a/b/`. */
+  container_prefixes_x: string[];
+  /** One key per metadata pair: (key, value). */
+  metadata_x: string[];
+  search_hashes_x: string[];
+  /** Epoch ms; each is absent when the date is null, never null itself (EXISTS counts null as present). */
+  created_at_ms?: number;
+  modified_at_ms?: number;
+  expires_at_ms?: number;
+}
+
+/** The fields filters use; the index makes each of them filterable. */
+export const MEILI_TOKEN_FILTERABLE = [
+  'tenant_x', 'id_x', 'type_x', 'fingerprint_x', 'created_by_x', 'modified_by_x', 'containers_x',
+  'container_prefixes_x', 'metadata_x', 'search_hashes_x', 'created_at_ms', 'modified_at_ms', 'expires_at_ms',
+];
+
+const lower = (text: string): string => text.toLowerCase();
+const lowerKey = (text: string): string => meiliExactKey(lower(text));
+
+/** Prefixes of `path` that end with `/`: exactly the `p` ending in `/` for which path.startsWith(p). */
+const slashPrefixes = (path: string): string[] => {
+  const prefixes: string[] = [];
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) prefixes.push(path.slice(0, i + 1));
+  return prefixes;
+};
+
+export function flattenToken(doc: TokenDocument): MeiliFlatToken {
+  const containers = (doc.containers ?? []).map(lower);
+  const flat: MeiliFlatToken = {
+    tenant_id: doc.tenant_id,
+    tenant_x: meiliExactKey(doc.tenant_id),
+    id_x: lowerKey(doc.id),
+    id_sort: meiliIdSortKey(doc.id),
+    type_x: lowerKey(doc.type),
+    fingerprint_x: meiliExactKey(doc.fingerprint),
+    created_by_x: lowerKey(doc.created_by),
+    containers_x: unique(containers.map((c) => meiliExactKey(c))),
+    container_prefixes_x: unique(containers.flatMap(slashPrefixes).map((p) => meiliExactKey(p))),
+    metadata_x: unique(Object.entries(doc.metadata ?? {}).map(([k, v]) => meiliExactKey(lower(k), lower(v)))),
+    search_hashes_x: unique((doc.search_hashes ?? []).map(lowerKey)),
+  };
+  if (doc.modified_by !== null && doc.modified_by !== undefined) flat.modified_by_x = lowerKey(doc.modified_by);
+  setNumber(flat, 'created_at_ms', epochMs(doc.created_at));
+  setNumber(flat, 'modified_at_ms', epochMs(doc.modified_at));
+  setNumber(flat, 'expires_at_ms', epochMs(doc.expires_at));
+  return flat;
+}
+
+const unique = (values: string[]): string[] => [...new Set(values)];
+
+const setNumber = (flat: MeiliFlatToken, field: 'created_at_ms' | 'modified_at_ms' | 'expires_at_ms', ms: number | null) => {
+  if (ms !== null) flat[field] = ms;
+};
+
+const TERM_FIELDS: Record<TermField, string> = {
+  id: 'id_x',
+  type: 'type_x',
+  fingerprint: 'fingerprint_x',
+  created_by: 'created_by_x',
+  modified_by: 'modified_by_x',
+};
+
+// Keys of the types DATA_SEARCHABLE_TYPES names, compared as the evaluator does: lower(type) against each entry.
+const DATA_TYPE_KEYS = DATA_SEARCHABLE_TYPES.map((type) => meiliExactKey(type));
+
+/** A number literal: quoted like every value (the server parses a quoted number for `>=` and `<` the same way). */
+export const meiliNumber = (value: number): string => {
+  if (!Number.isFinite(value)) throw new RangeError(`Not a finite number: ${value}`);
+  return meiliQuote(String(value));
+};
+
+/** `atomic` text can stand as an operand of AND, OR and NOT as it is; anything else is parenthesised first. */
+interface Compiled {
+  text: string;
+  atomic: boolean;
+}
+
+const atom = (text: string): Compiled => ({ text, atomic: true });
+const compound = (text: string): Compiled => ({ text, atomic: false });
+const operand = (compiled: Compiled): string => (compiled.atomic ? compiled.text : `(${compiled.text})`);
+const equals = (field: string, key: string): Compiled => atom(`${field} = ${meiliQuote(key)}`);
+
+/**
+ * The filter that keeps exactly the tokens evaluateQuery(ast, token) accepts, over documents made by flattenToken.
+ * It holds neither the tenant nor the expiry condition: the caller adds those as separate elements of `filter`.
+ */
+export function compileTokenFilter(ast: QueryNode): string {
+  return compile(ast).text;
+}
+
+function compile(node: QueryNode): Compiled {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return compound(node.children.map((child) => operand(compile(child))).join(node.kind === 'and' ? ' AND ' : ' OR '));
+    case 'not':
+      // NOT is the complement over all documents, including those lacking the field: the evaluator's `!`.
+      return atom(`NOT ${operand(compile(node.child))}`);
+    case 'term':
+      return equals(TERM_FIELDS[node.field], node.field === 'fingerprint' ? meiliExactKey(node.value) : lowerKey(node.value));
+    case 'container':
+      return node.descendants ? equals('container_prefixes_x', descendantsKey(node.path)) : equals('containers_x', lowerKey(node.path));
+    case 'metadata':
+      return equals('metadata_x', meiliExactKey(lower(node.key), lower(node.value)));
+    case 'data':
+      return compound(
+        `type_x IN [${DATA_TYPE_KEYS.map(meiliQuote).join(', ')}] AND search_hashes_x = ${meiliQuote(lowerKey(node.value))}`,
+      );
+    case 'date': {
+      const field = `${node.field}_ms`;
+      const bounds = [
+        ...(node.gte === null ? [] : [`${field} >= ${meiliNumber(node.gte)}`]),
+        ...(node.lt === null ? [] : [`${field} < ${meiliNumber(node.lt)}`]),
+      ];
+      // `[* TO *]` asks for tokens that have the date at all.
+      if (bounds.length === 0) return atom(`${field} EXISTS`);
+      return bounds.length === 1 ? atom(bounds[0]) : compound(bounds.join(' AND '));
+    }
+  }
+}
+
+// container_prefixes_x holds only prefixes ending in `/`; the parser only makes such paths, and any other one would
+// silently match too little, so it is refused instead.
+function descendantsKey(path: string): string {
+  const lowered = lower(path);
+  if (!lowered.endsWith('/')) throw new Error(`A container path with "*" must end with "/" (got ${JSON.stringify(path)})`);
+  return meiliExactKey(lowered);
+}
