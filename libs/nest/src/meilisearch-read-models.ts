@@ -5,9 +5,11 @@ import {
   MeiliFormulaReadModel,
   MeiliReadModel,
   MeiliTenantReadModel,
+  MeiliTokenSearchIndex,
   meiliApplicationsCollection,
   meiliFormulasCollection,
   meiliTenantsCollection,
+  meiliTokensCollection,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
 import type { ReadModels } from './read-models';
@@ -17,6 +19,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     meiliTenantsCollection,
     meiliApplicationsCollection,
     meiliFormulasCollection,
+    meiliTokensCollection,
   ]);
   // Creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
   await model.ensureSetup();
@@ -26,6 +29,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     tenants: new MeiliTenantReadModel(model),
     applications: new MeiliApplicationReadModel(model),
     formulas: new MeiliFormulaReadModel(model),
+    tokens: new MeiliTokenSearchIndex(model),
     // No onSwap: a swap replaces the contents under the same index uids, for every process at once.
     // The client keeps no connection open, so there is nothing to close.
     close: async () => undefined,

@@ -59,14 +59,18 @@ class Shutdown implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class VaultCoreModule {
-  static forRoot(options: { projector: ProjectorMode; config?: VaultConfig }): DynamicModule {
+  static forRoot(options: { projector: ProjectorMode; config?: VaultConfig; logTo?: 'stdout' | 'stderr' }): DynamicModule {
     const config = options.config ?? loadConfig();
     return {
       module: VaultCoreModule,
       providers: [
         { provide: VAULT_CONFIG, useValue: config },
         { provide: PROJECTOR_MODE, useValue: options.projector },
-        { provide: LOGGER, useValue: new JsonLogger(config.logLevel) },
+        {
+          provide: LOGGER,
+          // The CLI keeps stdout for its one JSON result line, so its logs go to stderr.
+          useValue: new JsonLogger(config.logLevel, options.logTo === 'stderr' ? (line) => process.stderr.write(line + '\n') : undefined),
+        },
         { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
         { provide: READ_MODELS, useFactory: () => openReadModels(config) },
         { provide: TENANT_READ_MODEL, useFactory: (rm: ReadModels) => rm.tenants, inject: [READ_MODELS] },
