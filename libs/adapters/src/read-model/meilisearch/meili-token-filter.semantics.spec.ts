@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import type { TokenDocument } from '@vault/application';
 import { evaluateQuery, parseQuery, type QueryNode, type SearchableToken } from '@vault/domain';
-import { queryNodeArbitrary, searchableTokenArbitrary } from '../../../../domain/src/token-search/query.arbitrary';
+import { queryNodeArbitrary, searchableTokenArbitrary } from '@vault/domain/token-search/query.arbitrary';
 import { compileTokenFilter, flattenToken } from './meili-token-filter';
 import { meiliTokenExpiredFilter, meiliTokenSearchFilter } from './meili-tokens';
 
@@ -126,7 +126,12 @@ function matches(filter: Filter, doc: Record<string, unknown>): boolean {
   if (filter.op === '=') return values.some(equal(filter.value));
   const bound = asNumber(filter.value);
   const numbers = values.filter((v): v is number => typeof v === 'number');
-  const compare = { '>': (n: number) => n > bound, '>=': (n: number) => n >= bound, '<': (n: number) => n < bound, '<=': (n: number) => n <= bound };
+  const compare = {
+    '>': (n: number) => n > bound,
+    '>=': (n: number) => n >= bound,
+    '<': (n: number) => n < bound,
+    '<=': (n: number) => n <= bound,
+  };
   return numbers.some(compare[filter.op]);
 }
 
@@ -243,7 +248,10 @@ describe('the search filter array', () => {
       text = level % 2 === 0 ? `type:a OR (${text})` : `type:b AND (${text})`;
     }
     // The application layer ANDs the caller's query with the access-rule scope.
-    const scope: QueryNode = { kind: 'or', children: [{ kind: 'container', path: '/a/', descendants: true }, { kind: 'data', value: 'x' }] };
+    const scope: QueryNode = {
+      kind: 'or',
+      children: [{ kind: 'container', path: '/a/', descendants: true }, { kind: 'data', value: 'x' }],
+    };
     const scoped: QueryNode = { kind: 'not', child: { kind: 'and', children: [deepest!, scope] } };
     const depths = meiliTokenSearchFilter('t', scoped, 0).map((element) => parseFilter(element).depth);
     expect(Math.max(...depths)).toBeLessThanOrEqual(MAX_FILTER_DEPTH);

@@ -152,7 +152,9 @@ function compile(node: QueryNode): Compiled {
     case 'term':
       return equals(TERM_FIELDS[node.field], node.field === 'fingerprint' ? meiliExactKey(node.value) : lowerKey(node.value));
     case 'container':
-      return node.descendants ? equals('container_prefixes_x', descendantsKey(node.path)) : equals('containers_x', lowerKey(node.path));
+      return node.descendants
+        ? equals('container_prefixes_x', descendantsKey(node.path))
+        : equals('containers_x', lowerKey(node.path));
     case 'metadata':
       return equals('metadata_x', meiliExactKey(lower(node.key), lower(node.value)));
     case 'data':
