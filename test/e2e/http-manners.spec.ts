@@ -1,4 +1,5 @@
 // The service's manners: problem details, request ids, body limits, media types, rate limits, health, docs, no secrets in logs.
+import { PROJECTOR } from '@vault/nest';
 import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 
 describe('HTTP manners', () => {
@@ -92,5 +93,31 @@ describe('HTTP manners', () => {
     expect(all).toContain('"msg":"request"');
     expect(all).not.toContain(app.key);
     expect(all).not.toContain(BOOTSTRAP_KEY);
+  });
+});
+
+describe('read-your-writes', () => {
+  it('answers a write after the read model applied it, or marks it X-Projection-Pending when VAULT_WRITE_WAIT_MS runs out', async () => {
+    const waiting = await startTestApp();
+    try {
+      const created = await waiting.http().post('/applications').set('SVC-API-KEY', BOOTSTRAP_KEY).send({ name: 'ryw', type: 'private', permissions: ['token:read'] });
+      expect(created.status).toBe(201);
+      expect(created.headers['x-projection-pending']).toBeUndefined();
+      expect((await waiting.http().get(`/applications/${created.body.id}`).set('SVC-API-KEY', BOOTSTRAP_KEY)).status).toBe(200);
+    } finally {
+      await waiting.close();
+    }
+    const impatient = await startTestApp({ VAULT_WRITE_WAIT_MS: '150' });
+    try {
+      // A projector that has stopped (as if it were lagging far behind) cannot apply the write in time.
+      await impatient.app.get<{ stop(): Promise<void> }>(PROJECTOR).stop();
+      const started = Date.now();
+      const created = await impatient.http().post('/applications').set('SVC-API-KEY', BOOTSTRAP_KEY).send({ name: 'ryw', type: 'private', permissions: ['token:read'] });
+      expect(created.status).toBe(201);
+      expect(created.headers['x-projection-pending']).toBe('true');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    } finally {
+      await impatient.close();
+    }
   });
 });
