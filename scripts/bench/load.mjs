@@ -86,17 +86,22 @@ const request = {
   },
 };
 
+let progressTimer = null;
+const autocannonOptions = {
+  url: config.url,
+  connections: config.connections,
+  pipelining: config.pipelining ?? 1,
+  duration: config.duration,
+  amount: config.amount,
+  overallRate: config.overallRate,
+  timeout: config.timeout ?? 10,
+  requests: [request],
+};
+// autocannon takes an explicit `undefined` (e.g. duration) as a value, so leave unset options out.
+for (const key of Object.keys(autocannonOptions)) if (autocannonOptions[key] === undefined || autocannonOptions[key] === null) delete autocannonOptions[key];
+
 const instance = autocannon(
-  {
-    url: config.url,
-    connections: config.connections,
-    pipelining: config.pipelining ?? 1,
-    duration: config.duration,
-    amount: config.amount,
-    overallRate: config.overallRate,
-    timeout: config.timeout ?? 10,
-    requests: [request],
-  },
+  autocannonOptions,
   (error, result) => {
     clearInterval(progressTimer);
     if (error) {
@@ -155,7 +160,7 @@ instance.on('response', (_client, statusCode, _bytes, responseTime) => {
   }
 });
 
-const progressTimer = config.progressMs
+progressTimer = config.progressMs
   ? setInterval(() => {
       const elapsed = (performance.now() - started) / 1000;
       process.stderr.write(JSON.stringify({ progress: { responses, ok, elapsed_s: Math.round(elapsed * 10) / 10 } }) + '\n');

@@ -87,13 +87,13 @@ export function readMemory(pid) {
   }
 }
 
-/** The last `count` lines of a file (reads at most its last 64 KiB). */
+/** The last `count` lines of a file (reads at most its last max(64 KiB, 512 bytes a line)). */
 export function tailFile(path, count = 40) {
   let fd;
   try {
     fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
-    const length = Math.min(size, 65536);
+    const length = Math.min(size, Math.max(65536, count * 512));
     const buf = Buffer.alloc(length);
     readSync(fd, buf, 0, length, size - length);
     return buf.toString('utf8').split('\n').filter((l) => l.length > 0).slice(-count);

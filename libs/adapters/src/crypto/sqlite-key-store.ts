@@ -11,9 +11,19 @@ interface KeyRow {
   wrapped_key: Buffer;
 }
 
+interface PendingPut {
+  tenantId: string;
+  tokenId: string;
+  wrappedKey: Buffer;
+  resolve(stored: Uint8Array): void;
+  reject(error: unknown): void;
+}
+
 export class SqliteKeyStore implements KeyStore {
   private readonly statements;
-  private readonly putAndRead;
+  private readonly putAllAndRead;
+  /** Puts waiting for the next group commit: one fsync covers every key created in the same turn of the event loop. */
+  private pending: PendingPut[] = [];
 
   constructor(private readonly db: SqliteDatabase) {
     // Freed cells and pages are zeroed, so a deleted key's bytes do not linger in the file's free space.
@@ -33,10 +43,12 @@ export class SqliteKeyStore implements KeyStore {
       get: db.prepare<[string, string], KeyRow>('SELECT wrapped_key FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
       delete: db.prepare<[string, string]>('DELETE FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
     };
-    this.putAndRead = db.transaction((tenantId: string, tokenId: string, wrappedKey: Buffer): Buffer => {
-      this.statements.insert.run(tenantId, tokenId, wrappedKey);
-      return this.statements.get.get(tenantId, tokenId)!.wrapped_key;
-    });
+    this.putAllAndRead = db.transaction((puts: PendingPut[]): Buffer[] =>
+      puts.map(({ tenantId, tokenId, wrappedKey }) => {
+        this.statements.insert.run(tenantId, tokenId, wrappedKey);
+        return this.statements.get.get(tenantId, tokenId)!.wrapped_key;
+      }),
+    );
   }
 
   /** Opens (creating when needed) `<dataDir>/keys.sqlite`. fsync on every commit: a lost key is lost data. */
@@ -44,9 +56,23 @@ export class SqliteKeyStore implements KeyStore {
     return new SqliteKeyStore(openDatabase(join(dataDir, KEY_STORE_FILE), { synchronous: 'full' }));
   }
 
-  async put(tenantId: string, tokenId: string, wrappedKey: Uint8Array): Promise<Uint8Array> {
-    // IMMEDIATE: insert and read back under one write lock, so a racing process cannot slip in between.
-    return new Uint8Array(this.putAndRead.immediate(tenantId, tokenId, Buffer.from(wrappedKey)));
+  put(tenantId: string, tokenId: string, wrappedKey: Uint8Array): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ tenantId, tokenId, wrappedKey: Buffer.from(wrappedKey), resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /** Group commit: inserts and reads back every pending key under one IMMEDIATE write lock and one fsync. */
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      const stored = this.putAllAndRead.immediate(batch);
+      batch.forEach((put, i) => put.resolve(new Uint8Array(stored[i])));
+    } catch (error) {
+      for (const put of batch) put.reject(error);
+    }
   }
 
   async get(tenantId: string, tokenId: string): Promise<Uint8Array | null> {
