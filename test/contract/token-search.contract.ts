@@ -202,6 +202,16 @@ export function describeTokenSearchContract(
         expect(past).toEqual({ items: [], total: 5 });
       });
 
+      it('gives every page of every size as the matching slice of the full ordering', async () => {
+        const all = (await under.tokens.search({ tenantId: tenant, query: null, now: NOW, page: 1, size: 100 })).items.map((d) => d.id);
+        for (let size = 1; size <= 6; size++) {
+          for (let page = 1; page <= Math.ceil(all.length / size) + 1; page++) {
+            const got = await under.tokens.search({ tenantId: tenant, query: null, now: NOW, page, size });
+            expect(got.items.map((d) => d.id)).toEqual(all.slice((page - 1) * size, page * size));
+          }
+        }
+      });
+
       it('gets a token with its whole document, and finds it by type and fingerprint', async () => {
         const doc = fixtures.find((f) => f.name === 'json')!.doc;
         expect(await under.tokens.get(tenant, doc.id, NOW)).toEqual(doc);

@@ -31,12 +31,14 @@ export class TokenSearchService {
     const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
     const grants = allowedContainers(rules, 'token:search');
     if (grants.length === 0) return { total: 0, items: [] };
-    const scope: QueryNode =
-      grants.length === 1
+    // A grant on `/` covers every token, so it needs no condition at all (the common case: applications without rules).
+    const scope: QueryNode | null = grants.some((g) => g.container === '/')
+      ? null
+      : grants.length === 1
         ? { kind: 'container', path: grants[0].container, descendants: true }
         : { kind: 'or', children: grants.map((g) => ({ kind: 'container', path: g.container, descendants: true }) as QueryNode) };
     const user = parsed && this.hashData(parsed, principal.tenantId);
-    const query: QueryNode = user ? { kind: 'and', children: [scope, user] } : scope;
+    const query: QueryNode | null = scope && user ? { kind: 'and', children: [scope, user] } : (scope ?? user);
     const page = await this.index.search({ tenantId: principal.tenantId, query, now: now.getTime(), page: input.page, size: input.size });
     const items = await Promise.all(
       page.items.map((token) => {

@@ -22,6 +22,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private file: string;
   private readonly byName: Map<string, SqliteCollection>;
   private readonly listeners = new Set<() => void>();
+  private readonly statistics = new PlannerStatistics();
 
   private constructor(
     private readonly dir: string,
@@ -63,6 +64,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
 
   async commit(changes: DocumentChange[], checkpoint: LogPosition): Promise<void> {
     commitTo(this.db, this.byName, changes, checkpoint);
+    this.statistics.changed(this.db, changes.length);
   }
 
   async createRebuildTarget(): Promise<RebuildTarget> {
@@ -139,8 +141,33 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     const db = openDatabase(join(this.dir, file), { synchronous });
     db.exec('CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position TEXT NOT NULL);');
     for (const collection of this.collections) db.exec(collection.schema);
+    // Old files (and a read model filled before statistics existed) get fresh ones at open.
+    analyze(db);
     return db;
   }
+}
+
+/**
+ * Keeps SQLite's planner statistics (ANALYZE) current as the read model grows, so it picks the selective index for a
+ * query (a fingerprint, a data hash) over the one that merely matches the ORDER BY. Sampled (analysis_limit), so a run
+ * takes milliseconds even at millions of rows; runs after 1,000 changed documents, then after twice as many each time.
+ */
+class PlannerStatistics {
+  private sinceLast = 0;
+  private threshold = 1000;
+
+  changed(db: SqliteDatabase, count: number): void {
+    this.sinceLast += count;
+    if (this.sinceLast < this.threshold) return;
+    this.sinceLast = 0;
+    this.threshold = Math.min(this.threshold * 2, 500_000);
+    analyze(db);
+  }
+}
+
+function analyze(db: SqliteDatabase): void {
+  db.pragma('analysis_limit = 1000');
+  db.exec('ANALYZE');
 }
 
 function commitTo(

@@ -1,6 +1,7 @@
 // Compiles the query AST to a SQL condition over `tokens t`. Values are always bound parameters, never spliced in.
-// Terms on containers, metadata and data hashes go through `token_terms`, whose (tenant_id, field, value) index makes a
-// selective query an index lookup rather than a scan.
+// Terms on containers, metadata and data hashes go through `token_terms`. In a positive position a term becomes
+// `t.rowid IN (…)`, which lets SQLite drive a selective query from the (tenant_id, field, value) index; under NOT it
+// becomes a correlated NOT EXISTS, a point lookup per candidate row instead of materialising every match.
 import type { QueryNode } from '@vault/domain';
 
 export interface SqlCondition {
@@ -22,15 +23,21 @@ const TERM_COLUMNS = {
 export const prefixUpperBound = (prefix: string): string =>
   prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
-export function compileTokenQuery(node: QueryNode, tenantId: string): SqlCondition {
-  const termIn = (field: string, value: string): SqlCondition => ({
-    sql: 't.rowid IN (SELECT token_rowid FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ?)',
-    params: [tenantId, field, value],
-  });
+export function compileTokenQuery(node: QueryNode, tenantId: string, negated = false): SqlCondition {
+  const termIn = (field: string, value: string): SqlCondition =>
+    negated
+      ? {
+          sql: 'EXISTS (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ? AND token_rowid = t.rowid)',
+          params: [tenantId, field, value],
+        }
+      : {
+          sql: 't.rowid IN (SELECT token_rowid FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ?)',
+          params: [tenantId, field, value],
+        };
   switch (node.kind) {
     case 'and':
     case 'or': {
-      const parts = node.children.map((child) => compileTokenQuery(child, tenantId));
+      const parts = node.children.map((child) => compileTokenQuery(child, tenantId, negated));
       return {
         sql: `(${parts.map((p) => p.sql).join(node.kind === 'and' ? ' AND ' : ' OR ')})`,
         params: parts.flatMap((p) => p.params),
@@ -38,7 +45,7 @@ export function compileTokenQuery(node: QueryNode, tenantId: string): SqlConditi
     }
     case 'not': {
       // Every leaf compiles to a condition that is true or false, never NULL, so NOT is exact.
-      const inner = compileTokenQuery(node.child, tenantId);
+      const inner = compileTokenQuery(node.child, tenantId, !negated);
       return { sql: `NOT ${inner.sql}`, params: inner.params };
     }
     case 'term': {
@@ -47,10 +54,17 @@ export function compileTokenQuery(node: QueryNode, tenantId: string): SqlConditi
     }
     case 'container':
       if (!node.descendants) return termIn('container', node.path);
-      return {
-        sql: "t.rowid IN (SELECT token_rowid FROM token_terms WHERE tenant_id = ? AND field = 'container' AND value >= ? AND value < ?)",
-        params: [tenantId, node.path, prefixUpperBound(node.path)],
-      };
+      // Every token has at least one container and every container starts with '/'.
+      if (node.path === '/') return { sql: '1', params: [] };
+      return negated
+        ? {
+            sql: "EXISTS (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = 'container' AND value >= ? AND value < ? AND token_rowid = t.rowid)",
+            params: [tenantId, node.path, prefixUpperBound(node.path)],
+          }
+        : {
+            sql: "t.rowid IN (SELECT token_rowid FROM token_terms WHERE tenant_id = ? AND field = 'container' AND value >= ? AND value < ?)",
+            params: [tenantId, node.path, prefixUpperBound(node.path)],
+          };
     case 'metadata':
       return termIn(`metadata.${node.key}`, node.value);
     case 'data': {

@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS token_terms (
   token_rowid INTEGER NOT NULL,
   PRIMARY KEY (tenant_id, field, value, token_rowid)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS token_terms_token ON token_terms (token_rowid);
+-- Covering index for a token's own terms: replacing them on update, and NOT EXISTS checks per candidate row.
+CREATE INDEX IF NOT EXISTS token_terms_of_token ON token_terms (token_rowid, field, value);
 `;
 
 type Statements = ReturnType<typeof prepare>;
@@ -136,9 +137,15 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     const total = (db.prepare(`SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n;
     const offset = (page - 1) * size;
     if (offset >= total) return { total, items: [] };
-    const rows = db
-      .prepare(`SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
-      .all(...params, size, offset) as Array<{ doc: string }>;
+    // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
+    const fromEnd = offset > total / 2;
+    const rows = fromEnd
+      ? (db
+          .prepare(`SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`)
+          .all(...params, Math.min(size, total - offset), Math.max(0, total - offset - size)) as Array<{ doc: string }>).reverse()
+      : (db
+          .prepare(`SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
+          .all(...params, size, offset) as Array<{ doc: string }>);
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
   }
 
