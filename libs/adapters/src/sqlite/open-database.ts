@@ -22,3 +22,21 @@ export function openDatabase(file: string, options: OpenOptions = {}): SqliteDat
   db.pragma('foreign_keys = ON');
   return db;
 }
+
+const STATEMENT_CACHE_SIZE = 500;
+const statementCaches = new WeakMap<SqliteDatabase, Map<string, Database.Statement>>();
+
+/**
+ * A prepared statement for `sql` on `db`, prepared once and reused: preparing costs more than running most of our
+ * queries. Bounded, because search builds its SQL from the query's shape (the values are always bound parameters).
+ */
+export function statement(db: SqliteDatabase, sql: string): Database.Statement {
+  let cache = statementCaches.get(db);
+  if (!cache) statementCaches.set(db, (cache = new Map()));
+  let prepared = cache.get(sql);
+  if (prepared) return prepared;
+  prepared = db.prepare(sql);
+  if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(sql, prepared);
+  return prepared;
+}

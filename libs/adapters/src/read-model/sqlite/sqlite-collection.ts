@@ -1,5 +1,5 @@
 // How one projection collection is kept in SQLite: a table of (id, revision, doc) plus the columns its queries need.
-import type { SqliteDatabase } from '../../sqlite/open-database';
+import { statement, type SqliteDatabase } from '../../sqlite/open-database';
 
 export interface SqliteCollection {
   name: string;
@@ -52,9 +52,8 @@ export function documentTable(
     },
     load(db, ids) {
       if (ids.length === 0) return [];
-      return db
-        .prepare(`SELECT id, revision, doc FROM ${name} WHERE id IN (${ids.map(() => '?').join(', ')})`)
-        .all(...ids) as Array<{ id: string; revision: number; doc: string }>;
+      return statement(db, `SELECT id, revision, doc FROM ${name} WHERE id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids)) as Array<{ id: string; revision: number; doc: string }>;
     },
   };
 }

@@ -1,4 +1,5 @@
 // Tenants and applications in the embedded read model, and the queries the API asks of them.
+import { statement } from '../../sqlite/open-database';
 import type {
   ApplicationDocument,
   ApplicationReadModel,
@@ -31,12 +32,12 @@ export class SqliteTenantReadModel implements TenantReadModel {
   constructor(private readonly model: SqliteReadModel) {}
 
   async get(id: string): Promise<TenantDocument | null> {
-    const row = this.model.database.prepare('SELECT doc FROM tenants WHERE id = ?').get(id) as { doc: string } | undefined;
+    const row = statement(this.model.database, 'SELECT doc FROM tenants WHERE id = ?').get(id) as { doc: string } | undefined;
     return row ? JSON.parse(row.doc) : null;
   }
 
   async count(): Promise<number> {
-    return (this.model.database.prepare('SELECT COUNT(*) AS n FROM tenants').get() as { n: number }).n;
+    return (statement(this.model.database, 'SELECT COUNT(*) AS n FROM tenants').get() as { n: number }).n;
   }
 }
 
@@ -44,24 +45,22 @@ export class SqliteApplicationReadModel implements ApplicationReadModel {
   constructor(private readonly model: SqliteReadModel) {}
 
   async findByKeyHash(keyHash: string): Promise<ApplicationDocument | null> {
-    const row = this.model.database.prepare('SELECT doc FROM applications WHERE key_hash = ?').get(keyHash) as
+    const row = statement(this.model.database, 'SELECT doc FROM applications WHERE key_hash = ?').get(keyHash) as
       | { doc: string }
       | undefined;
     return row ? JSON.parse(row.doc) : null;
   }
 
   async get(tenantId: string, id: string): Promise<ApplicationDocument | null> {
-    const row = this.model.database
-      .prepare('SELECT doc FROM applications WHERE id = ? AND tenant_id = ?')
+    const row = statement(this.model.database, 'SELECT doc FROM applications WHERE id = ? AND tenant_id = ?')
       .get(id, tenantId) as { doc: string } | undefined;
     return row ? JSON.parse(row.doc) : null;
   }
 
   async list(tenantId: string, { page, size }: PageRequest): Promise<Page<ApplicationDocument>> {
     const db = this.model.database;
-    const total = (db.prepare('SELECT COUNT(*) AS n FROM applications WHERE tenant_id = ?').get(tenantId) as { n: number }).n;
-    const rows = db
-      .prepare('SELECT doc FROM applications WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?')
+    const total = (statement(db, 'SELECT COUNT(*) AS n FROM applications WHERE tenant_id = ?').get(tenantId) as { n: number }).n;
+    const rows = statement(db, 'SELECT doc FROM applications WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?')
       .all(tenantId, size, (page - 1) * size) as Array<{ doc: string }>;
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
   }

@@ -1,4 +1,5 @@
 // Reactor formulas in the embedded read model: official (tenant_id NULL) plus each tenant's private ones.
+import { statement } from '../../sqlite/open-database';
 import type { FormulaDocument, FormulaListQuery, FormulaReadModel, Page } from '@vault/application';
 import { documentTable } from './sqlite-collection';
 import type { SqliteReadModel } from './sqlite-read-model';
@@ -23,8 +24,7 @@ export class SqliteFormulaReadModel implements FormulaReadModel {
   constructor(private readonly model: SqliteReadModel) {}
 
   async get(tenantId: string, id: string): Promise<FormulaDocument | null> {
-    const row = this.model.database
-      .prepare('SELECT doc FROM formulas WHERE id = ? AND (tenant_id IS NULL OR tenant_id = ?)')
+    const row = statement(this.model.database, 'SELECT doc FROM formulas WHERE id = ? AND (tenant_id IS NULL OR tenant_id = ?)')
       .get(id, tenantId) as { doc: string } | undefined;
     return row ? JSON.parse(row.doc) : null;
   }
@@ -33,9 +33,8 @@ export class SqliteFormulaReadModel implements FormulaReadModel {
     const db = this.model.database;
     const where = `(tenant_id IS NULL OR tenant_id = ?)${name ? " AND name_lower LIKE ? ESCAPE '\\'" : ''}`;
     const params: unknown[] = name ? [tenantId, likePattern(name)] : [tenantId];
-    const total = (db.prepare(`SELECT COUNT(*) AS n FROM formulas WHERE ${where}`).get(...params) as { n: number }).n;
-    const rows = db
-      .prepare(`SELECT doc FROM formulas WHERE ${where} ORDER BY name_lower, id LIMIT ? OFFSET ?`)
+    const total = (statement(db, `SELECT COUNT(*) AS n FROM formulas WHERE ${where}`).get(...params) as { n: number }).n;
+    const rows = statement(db, `SELECT doc FROM formulas WHERE ${where} ORDER BY name_lower, id LIMIT ? OFFSET ?`)
       .all(...params, size, (page - 1) * size) as Array<{ doc: string }>;
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
   }

@@ -12,7 +12,7 @@ import {
   RebuildTarget,
   StoredDocument,
 } from '@vault/application';
-import { openDatabase, SqliteDatabase } from '../../sqlite/open-database';
+import { openDatabase, SqliteDatabase, statement } from '../../sqlite/open-database';
 import type { SqliteCollection } from './sqlite-collection';
 
 const POINTER = 'CURRENT';
@@ -183,14 +183,14 @@ function commitTo(
       if (change.doc === null) collection.remove(db, change.id);
       else collection.upsert(db, change.id, change.revision, change.doc);
     }
-    db.prepare('INSERT INTO checkpoint (id, position) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET position = excluded.position').run(
+    statement(db, 'INSERT INTO checkpoint (id, position) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET position = excluded.position').run(
       encodePosition(checkpoint),
     );
   }).immediate();
 }
 
 function readCheckpoint(db: SqliteDatabase): LogPosition | null {
-  const row = db.prepare('SELECT position FROM checkpoint WHERE id = 1').get() as { position: string } | undefined;
+  const row = statement(db, 'SELECT position FROM checkpoint WHERE id = 1').get() as { position: string } | undefined;
   return row ? decodePosition(row.position) : null;
 }
 

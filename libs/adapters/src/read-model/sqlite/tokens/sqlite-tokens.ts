@@ -1,7 +1,7 @@
 // Tokens in the embedded read model: one row per token (no plaintext: the encrypted envelope stays inside `doc`) and one
 // `token_terms` row per container, metadata pair and data-search hash, which the search compiler queries by index.
 import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '@vault/application';
-import type { SqliteDatabase } from '../../../sqlite/open-database';
+import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
 import { compileTokenQuery } from './sqlite-token-sql';
@@ -109,9 +109,8 @@ export const tokensTable: SqliteCollection = {
   },
   load(db, ids) {
     if (ids.length === 0) return [];
-    return db
-      .prepare(`SELECT id, revision, doc FROM tokens WHERE id IN (${ids.map(() => '?').join(', ')})`)
-      .all(...ids.map((id) => id.toLowerCase())) as Array<{ id: string; revision: number; doc: string }>;
+    return statement(db, 'SELECT id, revision, doc FROM tokens WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(ids.map((id) => id.toLowerCase()))) as Array<{ id: string; revision: number; doc: string }>;
   },
 };
 
@@ -134,17 +133,15 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     // The tenant and expiry conditions stand outside the compiled query: no query text can widen them.
     const where = `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`;
     const params = [tenantId, now, ...condition.params];
-    const total = (db.prepare(`SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n;
+    const total = (statement(db, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n;
     const offset = (page - 1) * size;
     if (offset >= total) return { total, items: [] };
     // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
     const fromEnd = offset > total / 2;
     const rows = fromEnd
-      ? (db
-          .prepare(`SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`)
+      ? (statement(db, `SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`)
           .all(...params, Math.min(size, total - offset), Math.max(0, total - offset - size)) as Array<{ doc: string }>).reverse()
-      : (db
-          .prepare(`SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
+      : (statement(db, `SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
           .all(...params, size, offset) as Array<{ doc: string }>);
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
   }
