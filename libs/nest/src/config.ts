@@ -15,6 +15,8 @@ export interface VaultConfig {
   /** Requests per second allowed per API key (token bucket refill rate); burst is twice that. */
   rateLimitPerSecond: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** SQLite durability of the embedded event log and key store: `normal` survives a killed process, `full` power loss. */
+  sync: 'normal' | 'full';
   /** How often the API deletes expired tokens (and shreds their keys); 0 disables the sweep. */
   expirySweepMs: number;
   /** inline: the API process runs the projector (default with the embedded read model); external: apps/projector does. */
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     logLevel,
     projector: projectorMode(env),
     expirySweepMs: int('VAULT_EXPIRY_SWEEP_MS', 30000, 0),
+    sync: syncMode(env),
   };
 }
 
@@ -58,5 +61,11 @@ export const VAULT_CONFIG = Symbol('VaultConfig');
 function projectorMode(env: NodeJS.ProcessEnv): VaultConfig['projector'] {
   const value = env.VAULT_PROJECTOR || ((env.VAULT_SEARCH || 'embedded') === 'embedded' ? 'inline' : 'external');
   if (value !== 'inline' && value !== 'external') throw new ConfigError('VAULT_PROJECTOR must be inline or external');
+  return value;
+}
+
+function syncMode(env: NodeJS.ProcessEnv): VaultConfig['sync'] {
+  const value = (env.VAULT_SYNC || 'normal').toLowerCase();
+  if (value !== 'normal' && value !== 'full') throw new ConfigError('VAULT_SYNC must be normal or full');
   return value;
 }

@@ -4,6 +4,6 @@ import type { VaultConfig } from './config';
 
 export function openEventStore(config: VaultConfig): EventStore {
   return config.eventStore === 'embedded'
-    ? SqliteEventStore.open(config.dataDir)
+    ? SqliteEventStore.open(config.dataDir, config.sync)
     : EsdbEventStore.fromConnectionString(config.eventStore);
 }

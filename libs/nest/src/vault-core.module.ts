@@ -117,7 +117,7 @@ export class VaultCoreModule {
         },
         { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
         // Data keys live apart from the event log so that destroying one shreds every copy of a token's data.
-        { provide: KEY_STORE_HANDLE, useFactory: () => SqliteKeyStore.open(config.dataDir) },
+        { provide: KEY_STORE_HANDLE, useFactory: () => SqliteKeyStore.open(config.dataDir, config.sync) },
         {
           provide: TOKEN_CRYPTO,
           inject: [KEY_STORE_HANDLE, LOGGER],

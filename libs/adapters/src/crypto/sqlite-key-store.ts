@@ -51,9 +51,12 @@ export class SqliteKeyStore implements KeyStore {
     );
   }
 
-  /** Opens (creating when needed) `<dataDir>/keys.sqlite`. fsync on every commit: a lost key is lost data. */
-  static open(dataDir: string): SqliteKeyStore {
-    return new SqliteKeyStore(openDatabase(join(dataDir, KEY_STORE_FILE), { synchronous: 'full' }));
+  /**
+   * Opens (creating when needed) `<dataDir>/keys.sqlite`. `normal` (the default, like the event log) survives a killed
+   * process; `full` fsyncs every (group) commit and also survives power loss (VAULT_SYNC=full).
+   */
+  static open(dataDir: string, synchronous: 'normal' | 'full' = 'normal'): SqliteKeyStore {
+    return new SqliteKeyStore(openDatabase(join(dataDir, KEY_STORE_FILE), { synchronous }));
   }
 
   put(tenantId: string, tokenId: string, wrappedKey: Uint8Array): Promise<Uint8Array> {

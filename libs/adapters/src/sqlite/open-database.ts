@@ -18,6 +18,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): SqliteDat
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'normal'}`);
+    db.pragma('wal_autocheckpoint = 20000');
   }
   db.pragma('foreign_keys = ON');
   return db;

@@ -67,12 +67,16 @@ export class TokensService {
       if (existing) return { token: await this.present(existing, rules, 'token:create', rule), created: false };
     }
     const id = valid.id ?? this.ids.newId();
-    // Check before sealing, so a conflicting id never leaves a data key behind.
-    if ((await this.events.readStream(tokenStream(id))).length > 0) {
-      throw new DomainError('conflict', 'A token with this id already exists.');
-    }
-    const content = await this.seal(tenantId, id, valid.draft, valid.prepared, fingerprint);
-    const outcome = await this.runner.run(aggregate, tokenStream(id), { type: 'CreateToken', data: { id, content } } as TokenCommand, ctx);
+    const outcome = await this.runner.run(
+      aggregate,
+      tokenStream(id),
+      async (state): Promise<TokenCommand> => {
+        // Checked before sealing, so a conflicting id never leaves a data key behind.
+        if (state && state.status !== 'absent') throw new DomainError('conflict', 'A token with this id already exists.');
+        return { type: 'CreateToken', data: { id, content: await this.seal(tenantId, id, valid.draft, valid.prepared, fingerprint) } };
+      },
+      ctx,
+    );
     return { token: await toTokenView(activeToken(outcome.state), rule, this.crypto), created: true };
   }
 

@@ -57,8 +57,9 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  static open(dataDir: string): SqliteEventStore {
-    return new SqliteEventStore(openDatabase(join(dataDir, 'events.sqlite')));
+  /** `normal` survives a killed process (WAL); `full` fsyncs every commit and also survives power loss. */
+  static open(dataDir: string, synchronous: 'normal' | 'full' = 'normal'): SqliteEventStore {
+    return new SqliteEventStore(openDatabase(join(dataDir, 'events.sqlite'), { synchronous }));
   }
 
   async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {

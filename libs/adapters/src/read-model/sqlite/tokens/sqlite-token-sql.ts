@@ -1,7 +1,8 @@
 // Compiles the query AST to a SQL condition over `tokens t`. Values are always bound parameters, never spliced in.
-// Terms on containers, metadata and data hashes go through `token_terms`. In a positive position a term becomes
-// `t.rowid IN (…)`, which lets SQLite drive a selective query from the (tenant_id, field, value) index; under NOT it
-// becomes a correlated NOT EXISTS, a point lookup per candidate row instead of materialising every match.
+// Terms on containers, metadata and data hashes go through `token_terms`. A selective term in a positive position
+// becomes `t.rowid IN (…)`, which lets SQLite drive the query from the (tenant_id, field, value) index. A broad one, or
+// any term under NOT, becomes a correlated EXISTS: a point lookup per candidate row while SQLite walks tokens in
+// created_at order, so a page of a large result stops after 20 matches instead of sorting every match.
 import type { QueryNode } from '@vault/domain';
 
 export interface SqlCondition {
@@ -23,9 +24,20 @@ const TERM_COLUMNS = {
 export const prefixUpperBound = (prefix: string): string =>
   prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
-export function compileTokenQuery(node: QueryNode, tenantId: string, negated = false): SqlCondition {
+/** A term on token_terms: one value, or the range of container paths under a prefix. */
+export type TermLookup = { field: string; value: string } | { field: 'container'; from: string; to: string };
+
+export interface CompileOptions {
+  negated?: boolean;
+  /** Whether a term matches few enough tokens to drive the query from token_terms. Default: always. */
+  selective?: (lookup: TermLookup) => boolean;
+}
+
+export function compileTokenQuery(node: QueryNode, tenantId: string, options: CompileOptions = {}): SqlCondition {
+  const negated = options.negated ?? false;
+  const drive = (lookup: TermLookup) => !negated && (options.selective?.(lookup) ?? true);
   const termIn = (field: string, value: string): SqlCondition =>
-    negated
+    !drive({ field, value })
       ? {
           sql: 'EXISTS (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ? AND token_rowid = t.rowid)',
           params: [tenantId, field, value],
@@ -37,7 +49,7 @@ export function compileTokenQuery(node: QueryNode, tenantId: string, negated = f
   switch (node.kind) {
     case 'and':
     case 'or': {
-      const parts = node.children.map((child) => compileTokenQuery(child, tenantId, negated));
+      const parts = node.children.map((child) => compileTokenQuery(child, tenantId, options));
       return {
         sql: `(${parts.map((p) => p.sql).join(node.kind === 'and' ? ' AND ' : ' OR ')})`,
         params: parts.flatMap((p) => p.params),
@@ -45,7 +57,7 @@ export function compileTokenQuery(node: QueryNode, tenantId: string, negated = f
     }
     case 'not': {
       // Every leaf compiles to a condition that is true or false, never NULL, so NOT is exact.
-      const inner = compileTokenQuery(node.child, tenantId, !negated);
+      const inner = compileTokenQuery(node.child, tenantId, { ...options, negated: !negated });
       return { sql: `NOT ${inner.sql}`, params: inner.params };
     }
     case 'term': {
@@ -56,7 +68,7 @@ export function compileTokenQuery(node: QueryNode, tenantId: string, negated = f
       if (!node.descendants) return termIn('container', node.path);
       // Every token has at least one container and every container starts with '/'.
       if (node.path === '/') return { sql: '1', params: [] };
-      return negated
+      return !drive({ field: 'container', from: node.path, to: prefixUpperBound(node.path) })
         ? {
             sql: "EXISTS (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = 'container' AND value >= ? AND value < ? AND token_rowid = t.rowid)",
             params: [tenantId, node.path, prefixUpperBound(node.path)],

@@ -4,7 +4,10 @@ import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
-import { compileTokenQuery } from './sqlite-token-sql';
+import { compileTokenQuery, TermLookup } from './sqlite-token-sql';
+
+/** Terms matching fewer tokens than this drive a query from token_terms; broader ones are checked row by row. */
+const SELECTIVE_LIMIT = 2000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tokens (
@@ -21,9 +24,9 @@ CREATE TABLE IF NOT EXISTS tokens (
   revision INTEGER NOT NULL,
   doc TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS tokens_tenant_created ON tokens (tenant_id, created_at_ms DESC, id);
+CREATE INDEX IF NOT EXISTS tokens_tenant_created ON tokens (tenant_id, created_at_ms DESC, id, expires_at_ms);
 CREATE INDEX IF NOT EXISTS tokens_tenant_fingerprint ON tokens (tenant_id, fingerprint, type);
-CREATE INDEX IF NOT EXISTS tokens_tenant_type ON tokens (tenant_id, type, created_at_ms DESC);
+CREATE INDEX IF NOT EXISTS tokens_tenant_type ON tokens (tenant_id, type, created_at_ms DESC, expires_at_ms);
 CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
 CREATE TABLE IF NOT EXISTS token_terms (
   tenant_id TEXT NOT NULL,
@@ -115,7 +118,11 @@ export const tokensTable: SqliteCollection = {
 };
 
 export class SqliteTokenSearchIndex implements TokenSearchIndex {
-  constructor(private readonly model: SqliteReadModel) {}
+  constructor(
+    private readonly model: SqliteReadModel,
+    /** Terms matching fewer tokens than this drive a query from token_terms (tests set 0 to force the other plan). */
+    private readonly selectiveLimit = SELECTIVE_LIMIT,
+  ) {}
 
   async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
     const row = statementsFor(this.model.database).get.get(id.toLowerCase(), tenantId, now) as { doc: string } | undefined;
@@ -129,7 +136,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
 
   async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
     const db = this.model.database;
-    const condition = query ? compileTokenQuery(query, tenantId) : { sql: '1', params: [] };
+    const condition = query ? compileTokenQuery(query, tenantId, { selective: (lookup) => this.selective(db, tenantId, lookup) }) : { sql: '1', params: [] };
     // The tenant and expiry conditions stand outside the compiled query: no query text can widen them.
     const where = `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`;
     const params = [tenantId, now, ...condition.params];
@@ -144,6 +151,25 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
       : (statement(db, `SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
           .all(...params, size, offset) as Array<{ doc: string }>);
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
+  }
+
+  /** A term is selective when it matches fewer than SELECTIVE_LIMIT index entries; counting stops there, so it is cheap. */
+  private selective(db: SqliteDatabase, tenantId: string, lookup: TermLookup): boolean {
+    if (this.selectiveLimit <= 0) return false;
+    const row = (
+      'value' in lookup
+        ? statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ? LIMIT ?)`).get(
+            tenantId,
+            lookup.field,
+            lookup.value,
+            this.selectiveLimit,
+          )
+        : statement(
+            db,
+            `SELECT COUNT(*) AS n FROM (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = 'container' AND value >= ? AND value < ? LIMIT ?)`,
+          ).get(tenantId, lookup.from, lookup.to, this.selectiveLimit)
+    ) as { n: number };
+    return row.n < this.selectiveLimit;
   }
 
   async expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
