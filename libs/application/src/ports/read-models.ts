@@ -40,6 +40,11 @@ export interface TenantReadModel {
 
 export interface ApplicationReadModel {
   findByKeyHash(keyHash: string): Promise<ApplicationDocument | null>;
+  /**
+   * Optional: a number that changes whenever any application document changes in this process's view. Lets callers
+   * cache key lookups safely; adapters whose documents another process writes leave it out.
+   */
+  changeStamp?(): number;
   get(tenantId: string, id: string): Promise<ApplicationDocument | null>;
   /** Newest first (created_at descending, then id). */
   list(tenantId: string, page: PageRequest): Promise<Page<ApplicationDocument>>;

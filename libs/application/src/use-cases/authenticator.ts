@@ -1,10 +1,16 @@
 // Turns an API key into a principal: unknown, revoked (regenerated or deleted) and expired keys are all "not authenticated".
 import { DomainError, effectivePermissions } from '@vault/domain';
-import type { ApplicationReadModel } from '../ports/read-models';
+import type { ApplicationDocument, ApplicationReadModel } from '../ports/read-models';
 import type { ApiKeys, Clock } from '../ports/system';
 import type { Principal } from './principal';
 
+const CACHE_SIZE = 10_000;
+
 export class Authenticator {
+  /** Key hash → application, valid while the read model's change stamp is unchanged (any application change clears it). */
+  private readonly cache = new Map<string, ApplicationDocument | null>();
+  private cacheStamp: number | null = null;
+
   constructor(
     private readonly applications: ApplicationReadModel,
     private readonly keys: ApiKeys,
@@ -13,7 +19,7 @@ export class Authenticator {
 
   async authenticate(key: string | undefined): Promise<Principal> {
     if (!key) throw new DomainError('unauthenticated', 'The SVC-API-KEY header is missing.');
-    const app = await this.applications.findByKeyHash(this.keys.hash(key));
+    const app = await this.lookup(this.keys.hash(key));
     if (!app) throw new DomainError('unauthenticated', 'The API key is not valid.');
     if (app.expires_at !== null && Date.parse(app.expires_at) <= this.clock.now().getTime()) {
       throw new DomainError('unauthenticated', 'The API key has expired.');
@@ -26,5 +32,22 @@ export class Authenticator {
       rawPermissions: app.permissions,
       rules: app.rules,
     };
+  }
+
+  private async lookup(keyHash: string): Promise<ApplicationDocument | null> {
+    const stamp = this.applications.changeStamp?.();
+    if (stamp === undefined) return this.applications.findByKeyHash(keyHash);
+    if (stamp !== this.cacheStamp) {
+      this.cache.clear();
+      this.cacheStamp = stamp;
+    }
+    if (this.cache.has(keyHash)) return this.cache.get(keyHash)!;
+    const app = await this.applications.findByKeyHash(keyHash);
+    // Only known keys are cached: unknown ones must not let a flood of random keys evict the real ones.
+    if (app) {
+      if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(keyHash, app);
+    }
+    return app;
   }
 }

@@ -3,8 +3,10 @@ import { statement, type SqliteDatabase } from '../../sqlite/open-database';
 
 export interface SqliteCollection {
   name: string;
-  /** DDL run on every open (IF NOT EXISTS). */
+  /** DDL run on every open (IF NOT EXISTS): the tables and the indexes that writing needs. */
   schema: string;
+  /** Indexes only queries need: a rebuild creates them after the replay, every other open right away. */
+  deferredIndexes?: string;
   upsert(db: SqliteDatabase, id: string, revision: bigint, doc: Record<string, unknown>): void;
   remove(db: SqliteDatabase, id: string): void;
   load(db: SqliteDatabase, ids: string[]): Array<{ id: string; revision: number; doc: string }>;

@@ -44,6 +44,11 @@ export class SqliteTenantReadModel implements TenantReadModel {
 export class SqliteApplicationReadModel implements ApplicationReadModel {
   constructor(private readonly model: SqliteReadModel) {}
 
+  /** Only this process's projector writes the embedded read model, so its own commit count is the whole story. */
+  changeStamp(): number {
+    return this.model.changeStamp('applications');
+  }
+
   async findByKeyHash(keyHash: string): Promise<ApplicationDocument | null> {
     const row = statement(this.model.database, 'SELECT doc FROM applications WHERE key_hash = ?').get(keyHash) as
       | { doc: string }

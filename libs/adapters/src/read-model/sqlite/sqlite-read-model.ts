@@ -23,6 +23,8 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private readonly byName: Map<string, SqliteCollection>;
   private readonly listeners = new Set<() => void>();
   private readonly statistics = new PlannerStatistics();
+  private readonly stamps = new Map<string, number>();
+  private swaps = 0;
 
   private constructor(
     private readonly dir: string,
@@ -65,11 +67,17 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   async commit(changes: DocumentChange[], checkpoint: LogPosition): Promise<void> {
     commitTo(this.db, this.byName, changes, checkpoint);
     this.statistics.changed(this.db, changes.length);
+    for (const change of changes) this.stamps.set(change.collection, (this.stamps.get(change.collection) ?? 0) + 1);
+  }
+
+  /** Changes whenever a document of `collection` is committed by this process, or a rebuilt file is swapped in. */
+  changeStamp(collection: string): number {
+    return (this.stamps.get(collection) ?? 0) + this.swaps * 1_000_000_007;
   }
 
   async createRebuildTarget(): Promise<RebuildTarget> {
     const file = `readmodel-${Date.now()}.sqlite`;
-    const db = this.openFile(file, 'normal');
+    const db = this.openFile(file, 'normal', { deferIndexes: true });
     db.pragma('synchronous = OFF');
     const store: ProjectionStore = {
       checkpoint: async () => readCheckpoint(db),
@@ -82,6 +90,8 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     return {
       store,
       swapIn: async () => {
+        for (const collection of this.collections) if (collection.deferredIndexes) db.exec(collection.deferredIndexes);
+        analyze(db);
         db.pragma('synchronous = NORMAL');
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
@@ -112,6 +122,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     const oldDb = this.db;
     this.db = this.openFile(next);
     this.file = next;
+    this.swaps += 1;
     oldDb.close();
     removeDatabaseFiles(this.dir, old);
     return true;
@@ -137,10 +148,13 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     return collection;
   }
 
-  private openFile(file: string, synchronous: 'normal' | 'full' = 'normal'): SqliteDatabase {
+  private openFile(file: string, synchronous: 'normal' | 'full' = 'normal', options: { deferIndexes?: boolean } = {}): SqliteDatabase {
     const db = openDatabase(join(this.dir, file), { synchronous });
     db.exec('CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position TEXT NOT NULL);');
-    for (const collection of this.collections) db.exec(collection.schema);
+    for (const collection of this.collections) {
+      db.exec(collection.schema);
+      if (collection.deferredIndexes && !options.deferIndexes) db.exec(collection.deferredIndexes);
+    }
     // Old files (and a read model filled before statistics existed) get fresh ones at open.
     analyze(db);
     return db;

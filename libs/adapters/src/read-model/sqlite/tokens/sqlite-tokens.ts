@@ -24,19 +24,24 @@ CREATE TABLE IF NOT EXISTS tokens (
   revision INTEGER NOT NULL,
   doc TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS tokens_tenant_created ON tokens (tenant_id, created_at_ms DESC, id, expires_at_ms);
-CREATE INDEX IF NOT EXISTS tokens_tenant_fingerprint ON tokens (tenant_id, fingerprint, type);
-CREATE INDEX IF NOT EXISTS tokens_tenant_type ON tokens (tenant_id, type, created_at_ms DESC, expires_at_ms);
-CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
 CREATE TABLE IF NOT EXISTS token_terms (
   tenant_id TEXT NOT NULL,
   field TEXT NOT NULL,
   value TEXT NOT NULL,
-  token_rowid INTEGER NOT NULL,
-  PRIMARY KEY (tenant_id, field, value, token_rowid)
-) WITHOUT ROWID;
+  token_rowid INTEGER NOT NULL
+);
 -- Covering index for a token's own terms: replacing them on update, and NOT EXISTS checks per candidate row.
 CREATE INDEX IF NOT EXISTS token_terms_of_token ON token_terms (token_rowid, field, value);
+`;
+
+// The query indexes. A rebuild creates them after the replay: building an index from sorted rows at the end is far
+// faster than inserting every row into it in random order.
+const QUERY_INDEXES = `
+CREATE INDEX IF NOT EXISTS tokens_tenant_created ON tokens (tenant_id, created_at_ms DESC, id, expires_at_ms);
+CREATE INDEX IF NOT EXISTS tokens_tenant_fingerprint ON tokens (tenant_id, fingerprint, type);
+CREATE INDEX IF NOT EXISTS tokens_tenant_type ON tokens (tenant_id, type, created_at_ms DESC, expires_at_ms);
+CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+CREATE INDEX IF NOT EXISTS token_terms_lookup ON token_terms (tenant_id, field, value, token_rowid);
 `;
 
 type Statements = ReturnType<typeof prepare>;
@@ -54,7 +59,7 @@ function prepare(db: SqliteDatabase) {
     rowidOf: db.prepare('SELECT rowid FROM tokens WHERE id = ?'),
     deleteToken: db.prepare('DELETE FROM tokens WHERE rowid = ?'),
     deleteTerms: db.prepare('DELETE FROM token_terms WHERE token_rowid = ?'),
-    insertTerm: db.prepare('INSERT OR IGNORE INTO token_terms (tenant_id, field, value, token_rowid) VALUES (?, ?, ?, ?)'),
+    insertTerm: db.prepare('INSERT INTO token_terms (tenant_id, field, value, token_rowid) VALUES (?, ?, ?, ?)'),
     get: db.prepare('SELECT doc FROM tokens WHERE id = ? AND tenant_id = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)'),
     byFingerprint: db.prepare(
       `SELECT doc FROM tokens WHERE tenant_id = ? AND fingerprint = ? AND type = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)
@@ -73,17 +78,20 @@ const statementsFor = (db: SqliteDatabase): Statements => {
 
 const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
+/** Each (field, value) once: keys differing only in case, or repeated hashes, need one row. */
 function termsOf(doc: TokenDocument): Array<[string, string]> {
-  return [
-    ...doc.containers.map((c): [string, string] => ['container', c.toLowerCase()]),
-    ...Object.entries(doc.metadata).map(([k, v]): [string, string] => [`metadata.${k.toLowerCase()}`, v.toLowerCase()]),
-    ...doc.search_hashes.map((h): [string, string] => ['data', h.toLowerCase()]),
-  ];
+  const terms = new Map<string, [string, string]>();
+  const add = (field: string, value: string) => terms.set(`${field}\u0000${value}`, [field, value]);
+  for (const c of doc.containers) add('container', c.toLowerCase());
+  for (const [k, v] of Object.entries(doc.metadata)) add(`metadata.${k.toLowerCase()}`, v.toLowerCase());
+  for (const h of doc.search_hashes) add('data', h.toLowerCase());
+  return [...terms.values()];
 }
 
 export const tokensTable: SqliteCollection = {
   name: 'tokens',
   schema: SCHEMA,
+  deferredIndexes: QUERY_INDEXES,
   upsert(db, id, revision, raw) {
     const doc = raw as unknown as TokenDocument;
     const s = statementsFor(db);
