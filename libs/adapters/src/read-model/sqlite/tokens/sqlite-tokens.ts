@@ -125,7 +125,11 @@ export const tokensTable: SqliteCollection = {
   },
 };
 
+const COUNT_CACHE_SIZE = 1000;
+
 export class SqliteTokenSearchIndex implements TokenSearchIndex {
+  private readonly counts = new Map<string, { stamp: number; computedAt: number; validUntil: number; total: number }>();
+
   constructor(
     private readonly model: SqliteReadModel,
     /** Terms matching fewer tokens than this drive a query from token_terms (tests set 0 to force the other plan). */
@@ -148,7 +152,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     // The tenant and expiry conditions stand outside the compiled query: no query text can widen them.
     const where = `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`;
     const params = [tenantId, now, ...condition.params];
-    const total = (statement(db, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n;
+    const total = this.count(db, where, params, now);
     const offset = (page - 1) * size;
     if (offset >= total) return { total, items: [] };
     // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
@@ -159,6 +163,22 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
       : (statement(db, `SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
           .all(...params, size, offset) as Array<{ doc: string }>);
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
+  }
+
+  /**
+   * The exact number of matches. Counting a broad query walks every match, so the result is kept until a token
+   * changes (this process's projector is the only writer) or the next token expires, whichever comes first.
+   */
+  private count(db: SqliteDatabase, where: string, params: unknown[], now: number): number {
+    const key = `${where}\u0000${JSON.stringify(params.slice(2))}\u0000${params[0]}`;
+    const stamp = this.model.changeStamp('tokens');
+    const cached = this.counts.get(key);
+    if (cached && cached.stamp === stamp && now < cached.validUntil && now >= cached.computedAt) return cached.total;
+    const total = (statement(db, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n;
+    const next = statement(db, 'SELECT MIN(expires_at_ms) AS at FROM tokens WHERE expires_at_ms > ?').get(now) as { at: number | null };
+    if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
+    this.counts.set(key, { stamp, computedAt: now, validUntil: next.at ?? Number.POSITIVE_INFINITY, total });
+    return total;
   }
 
   /** A term is selective when it matches fewer than SELECTIVE_LIMIT index entries; counting stops there, so it is cheap. */
