@@ -17,6 +17,8 @@ import { int, mb, ms, pct, readMemory, request, secs, sleep, summarize, table, t
 
 /** Connections for the broad (non-selective) search kinds; see the search phase. */
 const BROAD_CONNECTIONS = 2;
+/** Requests each broad kind answers (a fixed amount, not a timed run). */
+const BROAD_REQUESTS = 12;
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
 const API_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
@@ -850,34 +852,35 @@ async function phaseSearch() {
   const selective = kinds.filter((k) => k.selective);
   const all = interleave(kinds);
   const sel = interleave(selective);
-  if (opts.warmup > 0) await runLoad('search warm-up', config(all.bodies, all.labels, opts.warmup, { latencies: false }));
+  // Only the selective mix warms up: a broad query keeps the service's one event loop busy, so queued broad requests
+  // would still be running when the next measurement starts.
+  if (opts.warmup > 0) await runLoad('search warm-up', config(sel.bodies, sel.labels, opts.warmup, { latencies: false }));
 
   const rows = [];
   const out = { kinds: {}, selective_mix: null, mix: null, per_kind_seconds: share, selective_kinds: selective.map((k) => k.name) };
-  // Broad kinds cost time in proportion to their matches (exact totals), so at full concurrency every request would
-  // queue behind the others past the run's end. They are measured at BROAD_CONNECTIONS, for at least 10 s, with a
-  // long timeout, so each figure is a real latency rather than an empty cell; the table says so.
-  for (const kind of kinds) {
-    const broadRun = !kind.selective;
-    const r = await runLoad(
-      `search ${kind.name}`,
-      config(kind.bodies, null, broadRun ? Math.max(share, 10) : share, broadRun ? { connections: BROAD_CONNECTIONS, timeout: 120 } : { timeout: 120 }),
-    );
+  const record = (kind, label, r) => {
     checkStatuses(`search ${kind.name}`, r, { fatal: false });
-    out.kinds[kind.name] = { example: kind.example, queries: kind.bodies.length, rps: r.rps, ratio_to_baseline: ratio(r.rps), latency: r.latency, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, seconds: r.elapsed_s };
-    rows.push([broadRun ? `${kind.name} (${BROAD_CONNECTIONS} conn.)` : kind.name, kind.example.length > 70 ? kind.example.slice(0, 67) + '...' : kind.example, int(r.responses), rateCell(r.rps), pct(ratio(r.rps)), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), int(r.non2xx + r.timeouts)]);
-  }
-  for (const [key, label, m] of [
-    ['selective_mix', `selective mix (${selective.map((k) => k.name).join(', ')})`, sel],
-    ['mix', 'full mix (all kinds above, in rotation)', all],
-  ]) {
-    const r = await runLoad(`search ${key}`, config(m.bodies, m.labels, opts.duration, { timeout: 120 }));
+    out.kinds[kind.name] = { example: kind.example, queries: kind.bodies.length, rps: r.rps, ratio_to_baseline: ratio(r.rps), latency: r.latency, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, seconds: r.elapsed_s, connections: r.connections };
+    rows.push([label, kind.example.length > 70 ? kind.example.slice(0, 67) + '...' : kind.example, int(r.responses), rateCell(r.rps), pct(ratio(r.rps)), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), int(r.non2xx + r.timeouts)]);
+  };
+  const mixRow = (key, label, r) => {
     checkStatuses(`search ${key}`, r, { fatal: false });
-    out[key] = { rps: r.rps, ratio_to_baseline: ratio(r.rps), latency: r.latency, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, seconds: r.elapsed_s, by_kind: r.by_kind };
+    out[key] = { rps: r.rps, ratio_to_baseline: ratio(r.rps), latency: r.latency, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, seconds: r.elapsed_s, by_kind: r.by_kind, connections: r.connections };
     rows.push([`**${key === 'mix' ? 'full mix' : 'selective mix'}**`, label, int(r.responses), rateCell(r.rps), pct(ratio(r.rps)), ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99), int(r.non2xx + r.timeouts)]);
+  };
+  // Selective kinds and their mix: timed runs at full concurrency.
+  for (const kind of selective) record(kind, kind.name, await runLoad(`search ${kind.name}`, config(kind.bodies, null, share, { timeout: 120 })));
+  mixRow('selective_mix', `selective mix (${selective.map((k) => k.name).join(', ')})`, await runLoad('search selective_mix', config(sel.bodies, sel.labels, opts.duration, { timeout: 120 })));
+  // Broad kinds cost time in proportion to their matches (exact totals). A timed run would stop with every request
+  // still queued and leave them running into the next measurement, so each broad kind answers a fixed number of
+  // requests at BROAD_CONNECTIONS, and the full mix a fixed number at full concurrency; the labels say so.
+  for (const kind of kinds.filter((k) => !k.selective)) {
+    record(kind, `${kind.name} (${BROAD_REQUESTS} requests, ${BROAD_CONNECTIONS} conn.)`, await runLoad(`search ${kind.name}`, config(kind.bodies, null, undefined, { amount: BROAD_REQUESTS, connections: BROAD_CONNECTIONS, timeout: 600 })));
   }
+  const mixRequests = 4 * opts.connections;
+  mixRow('mix', `full mix (all kinds above, in rotation; ${mixRequests} requests)`, await runLoad('search mix', config(all.bodies, all.labels, undefined, { amount: mixRequests, timeout: 600 })));
   results.search = out;
-  log(`Each kind runs alone for ${share} s; each mix for ${opts.duration} s. Selective kinds: ${selective.map((k) => k.name).join(', ')}.`);
+  log(`Each selective kind runs alone for ${share} s and the selective mix for ${opts.duration} s at ${opts.connections} connections. Broad kinds answer ${BROAD_REQUESTS} requests each at ${BROAD_CONNECTIONS} connections; the full mix ${4 * opts.connections} requests at ${opts.connections}.`);
   log();
   log(table(['kind', 'query', 'answers', 'req/s', 'vs baseline', 'p50', 'p95', 'p99', 'non-2xx + timeouts'], rows));
   log();

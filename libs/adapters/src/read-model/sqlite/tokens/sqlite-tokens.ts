@@ -152,7 +152,10 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     // The tenant and expiry conditions stand outside the compiled query: no query text can widen them.
     const where = `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`;
     const params = [tenantId, now, ...condition.params];
-    const total = this.count(db, where, params, now);
+    // Counting visits every match anyway, so it always drives from token_terms (one pass over the matching index
+    // range) instead of walking every token and probing its terms; the page query keeps the adaptive plan.
+    const counting = query ? compileTokenQuery(query, tenantId) : { sql: '1', params: [] };
+    const total = this.count(db, `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${counting.sql})`, [tenantId, now, ...counting.params], now);
     const offset = (page - 1) * size;
     if (offset >= total) return { total, items: [] };
     // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
