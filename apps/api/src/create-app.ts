@@ -15,6 +15,8 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
   const app = await NestFactory.create<NestExpressApplication>(appModule(config), {
     bodyParser: false,
     logger,
+    // Start-up failures (a store that cannot be reached) reach main(), which logs them and exits 1.
+    abortOnError: false,
   });
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -19,8 +19,8 @@ export class JsonLogger implements LoggerService {
     this.write('warn', msg, fields);
   }
 
-  error(msg: string, fields: Record<string, unknown> = {}): void {
-    this.write('error', msg, fields);
+  error(msg: unknown, fields: Record<string, unknown> | string = {}): void {
+    this.write('error', msg, typeof fields === 'string' ? {} : fields);
   }
 
   debug(msg: string, fields: Record<string, unknown> = {}): void {
@@ -36,8 +36,10 @@ export class JsonLogger implements LoggerService {
     this.write('debug', String(message), contextOf(optional));
   }
 
-  private write(level: Level, msg: string, fields: Record<string, unknown>): void {
+  private write(level: Level, message: unknown, fields: Record<string, unknown>): void {
     if (ORDER[level] < ORDER[this.level]) return;
+    // Nest hands over Error objects too; their class and message (never a stack) are what a reader needs.
+    const msg = message instanceof Error ? `${message.name}: ${message.message}` : typeof message === 'string' ? message : JSON.stringify(message);
     const requestId = currentRequestContext()?.requestId;
     this.out(JSON.stringify({ time: new Date().toISOString(), level, msg, ...(requestId ? { request_id: requestId } : {}), ...fields }));
   }
