@@ -1,6 +1,7 @@
 // Tokens in the embedded read model: one row per token (no plaintext: the encrypted envelope stays inside `doc`) and one
 // `token_terms` row per container, metadata pair and data-search hash, which the search compiler queries by index.
 import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '@vault/application';
+import type { QueryNode } from '@vault/domain';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
@@ -148,24 +149,47 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
 
   async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
     const db = this.model.database;
-    const condition = query ? compileTokenQuery(query, tenantId, { selective: (lookup) => this.selective(db, tenantId, lookup) }) : { sql: '1', params: [] };
-    // The tenant and expiry conditions stand outside the compiled query: no query text can widen them.
-    const where = `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`;
-    const params = [tenantId, now, ...condition.params];
-    // Counting visits every match anyway, so it always drives from token_terms (one pass over the matching index
-    // range) instead of walking every token and probing its terms; the page query keeps the adaptive plan.
-    const counting = query ? compileTokenQuery(query, tenantId) : { sql: '1', params: [] };
-    const total = this.count(db, `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${counting.sql})`, [tenantId, now, ...counting.params], now);
+    const { page: pageQuery, count } = this.sql(db, tenantId, query, now);
+    const total = this.count(db, count.sql, count.params, now);
     const offset = (page - 1) * size;
     if (offset >= total) return { total, items: [] };
     // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
     const fromEnd = offset > total / 2;
     const rows = fromEnd
-      ? (statement(db, `SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`)
-          .all(...params, Math.min(size, total - offset), Math.max(0, total - offset - size)) as Array<{ doc: string }>).reverse()
-      : (statement(db, `SELECT t.doc FROM tokens t WHERE ${where} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
-          .all(...params, size, offset) as Array<{ doc: string }>);
+      ? (statement(db, `SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`)
+          .all(...pageQuery.params, Math.min(size, total - offset), Math.max(0, total - offset - size)) as Array<{ doc: string }>).reverse()
+      : (statement(db, `SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
+          .all(...pageQuery.params, size, offset) as Array<{ doc: string }>);
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
+  }
+
+  /** SQLite's plan for a search's count and first page (EXPLAIN QUERY PLAN details), to check which indexes it uses. */
+  explain(tenantId: string, query: QueryNode | null, now: number): { count: string[]; page: string[] } {
+    const db = this.model.database;
+    const { page, count } = this.sql(db, tenantId, query, now);
+    const plan = (sql: string, params: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail);
+    return {
+      count: plan(`SELECT COUNT(*) AS n FROM tokens t WHERE ${count.sql}`, count.params),
+      page: plan(`SELECT t.doc FROM tokens t WHERE ${page.sql} ORDER BY t.created_at_ms DESC, t.id LIMIT 20`, page.params),
+    };
+  }
+
+  /**
+   * The WHERE clauses of a search. The tenant and expiry conditions stand outside the compiled query, so no query text
+   * can widen them. Counting visits every match anyway, so it always drives from token_terms (one pass over the
+   * matching index range); the page query uses the adaptive plan, so a broad page stops after 20 rows.
+   */
+  private sql(db: SqliteDatabase, tenantId: string, query: QueryNode | null, now: number) {
+    const scoped = (condition: { sql: string; params: unknown[] }) => ({
+      sql: `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`,
+      params: [tenantId, now, ...condition.params],
+    });
+    const all = { sql: '1', params: [] };
+    return {
+      page: scoped(query ? compileTokenQuery(query, tenantId, { selective: (lookup) => this.selective(db, tenantId, lookup) }) : all),
+      count: scoped(query ? compileTokenQuery(query, tenantId) : all),
+    };
   }
 
   /**
