@@ -137,9 +137,9 @@ export class VaultCoreModule {
         { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine() },
         {
           provide: TokensService,
-          inject: [CommandRunner, EVENT_STORE, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE],
-          useFactory: (runner: CommandRunner, events: EventStore, rm: ReadModels, crypto: TokenCrypto, engine: ExpressionEngine) =>
-            new TokensService(runner, events, rm.tokens, crypto, engine, uuidGenerator),
+          inject: [CommandRunner, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE],
+          useFactory: (runner: CommandRunner, rm: ReadModels, crypto: TokenCrypto, engine: ExpressionEngine) =>
+            new TokensService(runner, rm.tokens, crypto, engine, uuidGenerator),
         },
         {
           provide: TokenSearchService,

@@ -28,7 +28,6 @@ import {
   visibleToken,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
-import type { EventStore } from '../ports/event-store';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import type { Principal } from './principal';
@@ -48,7 +47,6 @@ export interface CreatedToken {
 export class TokensService {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly events: EventStore,
     private readonly index: TokenSearchIndex,
     private readonly crypto: TokenCrypto,
     private readonly engine: ExpressionEngine,
