@@ -4,20 +4,23 @@ import { join } from 'node:path';
 import { SqliteReadModel, SqliteTokenSearchIndex, tokensTable } from '@vault/adapters';
 import { describeTokenSearchContract } from './token-search.contract';
 
-// Twice: with the adaptive plan (selective terms drive the query from token_terms), and with every term treated as
-// broad (checked row by row with EXISTS), so both SQL forms the compiler emits are held to the same corpus.
-for (const [name, selectiveLimit] of [
+// Twice: with the adaptive plan (selective terms drive the query from token_terms, small counts on the event loop),
+// and with every term treated as broad (checked row by row with EXISTS) and every count on the worker thread, so both
+// SQL forms the compiler emits and both ways of counting are held to the same corpus.
+for (const [name, limit] of [
   ['Embedded SQLite', undefined],
-  ['Embedded SQLite, every term broad', 0],
+  ['Embedded SQLite, every term broad, counts on the worker thread', 0],
 ] as const) {
   describeTokenSearchContract(
     name,
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'vault-tokens-'));
       const model = SqliteReadModel.open(dir, [tokensTable]);
+      const tokens = new SqliteTokenSearchIndex(model, limit, limit);
       return {
-        index: { projectionStore: model, tokens: new SqliteTokenSearchIndex(model, selectiveLimit) },
+        index: { projectionStore: model, tokens },
         dispose: async () => {
+          await tokens.close();
           await model.close();
           rmSync(dir, { recursive: true, force: true });
         },

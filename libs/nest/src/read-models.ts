@@ -49,16 +49,20 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   }
   const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable]);
   model.removeStaleFiles();
+  const tokens = new SqliteTokenSearchIndex(model);
   return {
     projectionStore: model,
     rebuildable: model,
     tenants: new SqliteTenantReadModel(model),
     applications: new SqliteApplicationReadModel(model),
     formulas: new SqliteFormulaReadModel(model),
-    tokens: new SqliteTokenSearchIndex(model),
+    tokens,
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },
-    close: () => model.close(),
+    close: async () => {
+      await tokens.close();
+      await model.close();
+    },
   };
 }

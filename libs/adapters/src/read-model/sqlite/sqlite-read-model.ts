@@ -51,6 +51,11 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     return this.db;
   }
 
+  /** The live database file; another connection (a worker's) opens it read-only. */
+  get path(): string {
+    return join(this.dir, this.file);
+  }
+
   describe(): string {
     return `embedded SQLite read model (${join(this.dir, this.file)})`;
   }

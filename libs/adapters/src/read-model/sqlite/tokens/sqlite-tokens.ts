@@ -5,6 +5,7 @@ import type { QueryNode } from '@vault/domain';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
+import { CountWorker } from './count-worker';
 import { compileTokenQuery, TermLookup } from './sqlite-token-sql';
 
 /** Terms matching fewer tokens than this drive a query from token_terms; broader ones are checked row by row. */
@@ -127,6 +128,7 @@ export const tokensTable: SqliteCollection = {
 };
 
 const COUNT_CACHE_SIZE = 1000;
+const COUNT_INLINE_LIMIT = 5000;
 
 export class SqliteTokenSearchIndex implements TokenSearchIndex {
   private readonly counts = new Map<string, { stamp: number; computedAt: number; validUntil: number; total: number }>();
@@ -135,7 +137,15 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     private readonly model: SqliteReadModel,
     /** Terms matching fewer tokens than this drive a query from token_terms (tests set 0 to force the other plan). */
     private readonly selectiveLimit = SELECTIVE_LIMIT,
+    /** Counts up to this many matches on the event loop; broader ones on a worker thread (tests set 0 to force it). */
+    private readonly countInlineLimit = COUNT_INLINE_LIMIT,
   ) {}
+
+  private readonly counter = new CountWorker();
+
+  async close(): Promise<void> {
+    await this.counter.close();
+  }
 
   async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
     const row = statementsFor(this.model.database).get.get(id.toLowerCase(), tenantId, now) as { doc: string } | undefined;
@@ -150,7 +160,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
     const db = this.model.database;
     const { page: pageQuery, count } = this.sql(db, tenantId, query, now);
-    const total = this.count(db, count.sql, count.params, now);
+    const total = await this.count(db, count.sql, count.params, now);
     const offset = (page - 1) * size;
     if (offset >= total) return { total, items: [] };
     // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
@@ -196,12 +206,23 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
    * The exact number of matches. Counting a broad query walks every match, so the result is kept until a token
    * changes (this process's projector is the only writer) or the next token expires, whichever comes first.
    */
-  private count(db: SqliteDatabase, where: string, params: unknown[], now: number): number {
+  private async count(db: SqliteDatabase, where: string, params: unknown[], now: number): Promise<number> {
     const key = `${where}\u0000${JSON.stringify(params.slice(2))}\u0000${params[0]}`;
     const stamp = this.model.changeStamp('tokens');
     const cached = this.counts.get(key);
     if (cached && cached.stamp === stamp && now < cached.validUntil && now >= cached.computedAt) return cached.total;
-    const total = (statement(db, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n;
+    // Up to countInlineLimit matches are counted right here (bounded work); a broader count goes to the worker thread.
+    const bounded = (
+      statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM tokens t WHERE ${where} LIMIT ?)`).get(...params, this.countInlineLimit) as { n: number }
+    ).n;
+    const total =
+      bounded < this.countInlineLimit
+        ? bounded
+        : await this.counter.count(this.model.path, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`, params).catch(
+            // Without a worker (it failed to start or died), count here rather than fail the search.
+            () => (statement(this.model.database, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n,
+          );
+    if (this.model.changeStamp('tokens') !== stamp) return total;
     const next = statement(db, 'SELECT MIN(expires_at_ms) AS at FROM tokens WHERE expires_at_ms > ?').get(now) as { at: number | null };
     if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
     this.counts.set(key, { stamp, computedAt: now, validUntil: next.at ?? Number.POSITIVE_INFINITY, total });

@@ -1,0 +1,76 @@
+// Counts broad searches on a worker thread with its own read-only connection, so a count that visits hundreds of
+// thousands of rows does not hold the API's event loop (WAL lets the worker read while the main thread writes).
+import { Worker } from 'node:worker_threads';
+
+// Plain CommonJS so the same source runs from dist/ and under Jest; the driver's path comes from the main thread.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+let file = null;
+let db = null;
+const statements = new Map();
+parentPort.on('message', ({ id, file: wanted, sql, params }) => {
+  try {
+    if (wanted !== file) {
+      if (db) db.close();
+      db = new Database(wanted, { readonly: true, fileMustExist: true });
+      db.pragma('busy_timeout = 10000');
+      statements.clear();
+      file = wanted;
+    }
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (statements.size > 200) statements.clear();
+      statements.set(sql, statement);
+    }
+    parentPort.postMessage({ id, n: statement.get(...params).n });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message) });
+  }
+});
+`;
+
+export class CountWorker {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve(n: number): void; reject(error: Error): void }>();
+
+  /** `COUNT(*) AS n` of `sql` against the database file `file`, computed off the event loop. */
+  count(file: string, sql: string, params: unknown[]): Promise<number> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, file, sql, params });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3') } });
+    worker.unref();
+    worker.on('message', ({ id, n, error }: { id: number; n?: number; error?: string }) => {
+      const waiting = this.pending.get(id);
+      this.pending.delete(id);
+      if (error !== undefined) waiting?.reject(new Error(`count failed: ${error}`));
+      else waiting?.resolve(n!);
+    });
+    // A dead worker fails what it held; the next count starts a new one.
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`count worker exited with ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+}
