@@ -129,6 +129,8 @@ export const tokensTable: SqliteCollection = {
 
 const COUNT_CACHE_SIZE = 1000;
 const COUNT_INLINE_LIMIT = 5000;
+/** Selectivity answers are recomputed after this many token changes. */
+const SELECTIVITY_REFRESH = 10_000;
 
 export class SqliteTokenSearchIndex implements TokenSearchIndex {
   private readonly counts = new Map<string, { stamp: number; computedAt: number; validUntil: number; total: number }>();
@@ -142,6 +144,8 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   ) {}
 
   private readonly counter = new CountWorker();
+  private readonly selectivity = new Map<string, boolean>();
+  private selectivityStamp = 0;
 
   async close(): Promise<void> {
     await this.counter.close();
@@ -232,6 +236,15 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   /** A term is selective when it matches fewer than SELECTIVE_LIMIT index entries; counting stops there, so it is cheap. */
   private selective(db: SqliteDatabase, tenantId: string, lookup: TermLookup): boolean {
     if (this.selectiveLimit <= 0) return false;
+    // Whether a term is selective changes only as tokens change; the answer is a plan hint, so a stale one is harmless.
+    const key = `${tenantId}\u0000${JSON.stringify(lookup)}`;
+    const stamp = this.model.changeStamp('tokens');
+    if (stamp - this.selectivityStamp > SELECTIVITY_REFRESH) {
+      this.selectivity.clear();
+      this.selectivityStamp = stamp;
+    }
+    const known = this.selectivity.get(key);
+    if (known !== undefined) return known;
     const row = (
       'value' in lookup
         ? statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ? LIMIT ?)`).get(
@@ -245,7 +258,10 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
             `SELECT COUNT(*) AS n FROM (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = 'container' AND value >= ? AND value < ? LIMIT ?)`,
           ).get(tenantId, lookup.from, lookup.to, this.selectiveLimit)
     ) as { n: number };
-    return row.n < this.selectiveLimit;
+    const selective = row.n < this.selectiveLimit;
+    if (this.selectivity.size >= COUNT_CACHE_SIZE) this.selectivity.delete(this.selectivity.keys().next().value!);
+    this.selectivity.set(key, selective);
+    return selective;
   }
 
   async expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
