@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONTAINER_PREFIXES, searchableValues, tokenMix } from './mix.mjs';
-import { int, mb, ms, pct, readMemory, request, secs, sleep, summarize, table, tailFile } from './util.mjs';
+import { int, mb, ms, onLines, pct, readMemory, request, secs, sleep, summarize, table, tailFile } from './util.mjs';
 
 /** Connections for the broad (non-selective) search kinds; see the search phase. */
 const BROAD_CONNECTIONS = 2;
@@ -227,29 +227,22 @@ function runLoad(label, config, { onProgress } = {}) {
     const child = spawn(process.execPath, [LOAD, file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let stdout = '';
-    let stderrBuf = '';
     const stderrTail = [];
     let lastResponses = -1;
     let lastChange = performance.now();
     let killedFor = null;
     child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => {
-      stderrBuf += c;
-      let nl;
-      while ((nl = stderrBuf.indexOf('\n')) >= 0) {
-        const line = stderrBuf.slice(0, nl);
-        stderrBuf = stderrBuf.slice(nl + 1);
-        if (line.startsWith('{"progress"')) {
-          const p = JSON.parse(line).progress;
-          if (p.responses !== lastResponses) {
-            lastResponses = p.responses;
-            lastChange = performance.now();
-          }
-          onProgress?.(p);
-        } else {
-          stderrTail.push(line);
-          if (stderrTail.length > 30) stderrTail.shift();
+    onLines(child.stderr, (line) => {
+      if (line.startsWith('{"progress"')) {
+        const p = JSON.parse(line).progress;
+        if (p.responses !== lastResponses) {
+          lastResponses = p.responses;
+          lastChange = performance.now();
         }
+        onProgress?.(p);
+      } else {
+        stderrTail.push(line);
+        if (stderrTail.length > 30) stderrTail.shift();
       }
     });
     const watchdog = setInterval(() => {
@@ -906,7 +899,6 @@ async function phaseRebuild() {
   const child = spawn(process.execPath, ['--no-node-snapshot', CLI_MAIN, 'projections', 'rebuild'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   children.add(child);
   let stdout = '';
-  let stderrBuf = '';
   const stderrTail = [];
   let lastPrint = 0;
   const peak = { rss: 0 };
@@ -915,18 +907,12 @@ async function phaseRebuild() {
     if (m) peak.rss = Math.max(peak.rss, m.hwm ?? 0, m.rss ?? 0);
   }, 100);
   child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => {
-    stderrBuf += c;
-    let nl;
-    while ((nl = stderrBuf.indexOf('\n')) >= 0) {
-      const line = stderrBuf.slice(0, nl);
-      stderrBuf = stderrBuf.slice(nl + 1);
-      stderrTail.push(line);
-      if (stderrTail.length > 30) stderrTail.shift();
-      if (performance.now() - lastPrint >= 5000 || !line.startsWith('rebuild:')) {
-        lastPrint = performance.now();
-        log(`  ${line}`);
-      }
+  onLines(child.stderr, (line) => {
+    stderrTail.push(line);
+    if (stderrTail.length > 30) stderrTail.shift();
+    if (performance.now() - lastPrint >= 5000 || !line.startsWith('rebuild:')) {
+      lastPrint = performance.now();
+      log(`  ${line}`);
     }
   });
   const outcome = await new Promise((r) => {

@@ -103,3 +103,17 @@ export function tailFile(path, count = 40) {
     if (fd !== undefined) closeSync(fd);
   }
 }
+
+/** Calls `onLine` with each complete line a stream writes. */
+export function onLines(stream, onLine) {
+  let buffer = '';
+  stream.on('data', (chunk) => {
+    buffer += chunk;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      onLine(line);
+    }
+  });
+}

@@ -8,6 +8,7 @@ import {
   CommandContext,
   decideApplication,
   evolveApplication,
+  isApplicationType,
   notFound,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
@@ -32,7 +33,7 @@ export class ApplicationsService {
 
   async create(ctx: CommandContext, input: ApplicationInput, presetKey?: string): Promise<ApplicationWithKey> {
     const id = this.ids.newId();
-    const key = presetKey ?? this.keys.generate(isType(input.type) ? input.type : 'private');
+    const key = presetKey ?? this.keys.generate(isApplicationType(input.type) ? input.type : 'private');
     const state = await this.execute(ctx, { type: 'CreateApplication', id, keyHash: this.keys.hash(key), input });
     return { ...toView(state), key };
   }
@@ -73,8 +74,6 @@ export class ApplicationsService {
     return outcome.state!;
   }
 }
-
-const isType = (t: string): t is ApplicationState['type'] => ['public', 'private', 'expiring', 'management'].includes(t);
 
 export function toView(app: ApplicationDocument | ApplicationState): ApplicationView {
   const view: ApplicationView = {

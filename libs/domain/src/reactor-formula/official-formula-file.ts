@@ -1,5 +1,6 @@
 // The file format of a shipped official formula (formulas/official/*.json): a formula body plus its fixed id and status.
 import { FieldErrorCollector, validationError } from '../shared/errors';
+import { isUuid } from '../shared/uuid';
 import { isJsonObject, jsonTypeOf, readEnum } from './json-shape';
 import { readFormulaInput } from './reactor-formula.validate';
 import { FORMULA_STATUSES, type FormulaStatus, type ValidFormulaInput } from './reactor-formula.types';
@@ -12,7 +13,6 @@ export interface OfficialFormulaFile {
   input: ValidFormulaInput;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Validates a parsed official formula file with the same rules as a create request, plus `id` (a UUID, returned
@@ -24,7 +24,7 @@ export const validateOfficialFormulaFile = (file: unknown): OfficialFormulaFile 
   }
   const errors = new FieldErrorCollector();
   const id = file.id;
-  if (typeof id !== 'string' || !UUID.test(id)) {
+  if (typeof id !== 'string' || !isUuid(id)) {
     errors.add('id', `id must be a UUID string${id === undefined ? '' : `, not ${JSON.stringify(id)}`}.`);
   }
   const status = readEnum(file, 'status', FORMULA_STATUSES, 'status', errors);

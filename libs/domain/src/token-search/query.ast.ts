@@ -1,6 +1,7 @@
 // The one query AST: the parser produces it, the reference evaluator runs it, and each search adapter
 // compiles it to its own engine (SQL, a Meilisearch filter). Values arrive already normalised, so
 // compilers never re-apply the case rules.
+import { DATA_SEARCH_TOKEN_TYPES } from '../token/token-types';
 
 export type QueryNode =
   | AndNode
@@ -69,4 +70,4 @@ export interface DateRangeNode {
 }
 
 /** Token types whose data may be searched; a `data` term never matches a token of any other type. */
-export const DATA_SEARCHABLE_TYPES: readonly string[] = ['social_security_number', 'employer_id_number', 'token'];
+export const DATA_SEARCHABLE_TYPES: readonly string[] = DATA_SEARCH_TOKEN_TYPES;

@@ -1,6 +1,7 @@
 // Readers for the individual fields of a token request body. Each reports into a collector with the field's path and
 // returns undefined when it reported something. No message ever quotes token data (metadata and paths are not data).
 import type { FieldErrorCollector } from '../shared/errors';
+import { isUuid } from '../shared/uuid';
 import { codePointLength, isJsonObject, jsonTypeOf } from '../reactor-formula/json-shape';
 import type { ExpressionEngine } from './expression-engine.port';
 
@@ -14,10 +15,9 @@ export const MAX_SEARCH_INDEXES = 20;
 
 export const CONTAINER_PATTERN = /^\/([a-z0-9_-]+\/)*$/;
 const METADATA_KEY = /^[A-Za-z0-9_.-]{1,100}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
-export const isUuid = (value: string): boolean => UUID.test(value);
+export { isUuid };
 
 /** Reads a UUID, lower-cased so one id has one spelling (and one stream). */
 export const readUuid = (value: unknown, path: string, errors: FieldErrorCollector): string | undefined => {

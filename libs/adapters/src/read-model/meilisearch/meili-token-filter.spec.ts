@@ -7,7 +7,7 @@ import { compileTokenFilter, flattenToken, meiliExactKey, meiliIdSortKey, meiliN
 
 // `field = "<key of parts>"`, the shape of every string term.
 const is = (field: string, ...parts: string[]) => `${field} = "${meiliExactKey(...parts)}"`;
-const DATA_TYPES = `type_x IN ["${meiliExactKey('social_security_number')}", "${meiliExactKey('employer_id_number')}", "${meiliExactKey('token')}"]`;
+const DATA_TYPES = `type_x IN ["${meiliExactKey('token')}", "${meiliExactKey('social_security_number')}", "${meiliExactKey('employer_id_number')}"]`;
 const ms = (iso: string) => `"${Date.parse(iso)}"`;
 
 describe('compileTokenFilter', () => {

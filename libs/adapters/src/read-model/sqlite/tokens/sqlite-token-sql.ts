@@ -3,14 +3,13 @@
 // becomes `t.rowid IN (…)`, which lets SQLite drive the query from the (tenant_id, field, value) index. A broad one, or
 // any term under NOT, becomes a correlated EXISTS: a point lookup per candidate row while SQLite walks tokens in
 // created_at order, so a page of a large result stops after 20 matches instead of sorting every match.
-import type { QueryNode } from '@vault/domain';
+import { DATA_SEARCHABLE_TYPES as DATA_TYPES, type QueryNode } from '@vault/domain';
 
 export interface SqlCondition {
   sql: string;
   params: Array<string | number>;
 }
 
-const DATA_TYPES = ['social_security_number', 'employer_id_number', 'token'];
 
 const TERM_COLUMNS = {
   id: 't.id',
