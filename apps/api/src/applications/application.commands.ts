@@ -14,6 +14,8 @@ import type { ApplicationInput } from '@vault/domain';
 import type { Caller } from '../http/caller';
 
 const ctx = (c: Caller) => contextFor(c.principal, c.now, c.requestId);
+/** What the caller may grant and touch: management permissions only within its own (the domain checks). */
+const held = (c: Caller): readonly string[] => [...c.principal.permissions];
 
 export class CreateApplicationCommand extends Command<ApplicationWithKey> {
   constructor(readonly caller: Caller, readonly input: ApplicationInput) {
@@ -50,7 +52,7 @@ export class ListApplicationsQuery extends Query<Page<ApplicationView>> {
 export class CreateApplicationHandler implements ICommandHandler<CreateApplicationCommand> {
   constructor(private readonly service: ApplicationsService) {}
   execute(c: CreateApplicationCommand) {
-    return this.service.create(ctx(c.caller), c.input);
+    return this.service.create(ctx(c.caller), held(c.caller), c.input);
   }
 }
 
@@ -58,7 +60,7 @@ export class CreateApplicationHandler implements ICommandHandler<CreateApplicati
 export class UpdateApplicationHandler implements ICommandHandler<UpdateApplicationCommand> {
   constructor(private readonly service: ApplicationsService) {}
   execute(c: UpdateApplicationCommand) {
-    return this.service.update(ctx(c.caller), c.id, c.input);
+    return this.service.update(ctx(c.caller), held(c.caller), c.id, c.input);
   }
 }
 
@@ -66,7 +68,7 @@ export class UpdateApplicationHandler implements ICommandHandler<UpdateApplicati
 export class RegenerateApplicationKeyHandler implements ICommandHandler<RegenerateApplicationKeyCommand> {
   constructor(private readonly service: ApplicationsService) {}
   execute(c: RegenerateApplicationKeyCommand) {
-    return this.service.regenerate(ctx(c.caller), c.id);
+    return this.service.regenerate(ctx(c.caller), held(c.caller), c.id);
   }
 }
 
@@ -74,7 +76,7 @@ export class RegenerateApplicationKeyHandler implements ICommandHandler<Regenera
 export class DeleteApplicationHandler implements ICommandHandler<DeleteApplicationCommand> {
   constructor(private readonly service: ApplicationsService) {}
   execute(c: DeleteApplicationCommand) {
-    return this.service.delete(ctx(c.caller), c.id);
+    return this.service.delete(ctx(c.caller), held(c.caller), c.id);
   }
 }
 

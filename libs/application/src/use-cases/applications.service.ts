@@ -10,6 +10,7 @@ import {
   evolveApplication,
   isApplicationType,
   notFound,
+  OPERATOR_PERMISSIONS,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { ApplicationDocument, ApplicationReadModel, Page, PageRequest } from '../ports/read-models';
@@ -31,26 +32,52 @@ export class ApplicationsService {
     private readonly keys: ApiKeys,
   ) {}
 
-  async create(ctx: CommandContext, input: ApplicationInput, presetKey?: string): Promise<ApplicationWithKey> {
-    const id = this.ids.newId();
-    const key = presetKey ?? this.keys.generate(isApplicationType(input.type) ? input.type : 'private');
-    const state = await this.execute(ctx, { type: 'CreateApplication', id, keyHash: this.keys.hash(key), input });
+  /**
+   * `callerPermissions`: what the caller holds (a principal's permissions, or OPERATOR_PERMISSIONS for the CLI and the
+   * bootstrap); the domain lets it grant and touch only management permissions within them.
+   */
+  async create(
+    ctx: CommandContext,
+    callerPermissions: readonly string[],
+    input: ApplicationInput,
+    preset: { id?: string; key?: string } = {},
+  ): Promise<ApplicationWithKey> {
+    const id = preset.id ?? this.ids.newId();
+    const key = preset.key ?? this.keys.generate(isApplicationType(input.type) ? input.type : 'private');
+    const state = await this.execute(ctx, id, { type: 'CreateApplication', id, keyHash: this.keys.hash(key), input, callerPermissions });
     return { ...toView(state), key };
   }
 
-  async update(ctx: CommandContext, id: string, input: ApplicationInput): Promise<ApplicationView> {
-    return toView(await this.execute(ctx, { type: 'UpdateApplication', id, input }));
-  }
-
-  async regenerate(ctx: CommandContext, id: string): Promise<ApplicationWithKey> {
-    const current = await this.get(ctx.tenantId!, id);
-    const key = this.keys.generate(current.type);
-    const state = await this.execute(ctx, { type: 'RegenerateApplicationKey', id, keyHash: this.keys.hash(key) });
+  /**
+   * The operator's creation of a tenant's first application under a fixed id, safe to repeat: when an interrupted
+   * earlier attempt already created it (its tenant was never completed, so no one could use or change it), it gets `key`.
+   */
+  async createOrRekey(ctx: CommandContext, id: string, input: ApplicationInput, key: string): Promise<ApplicationWithKey> {
+    const keyHash = this.keys.hash(key);
+    const state = await this.execute(ctx, id, (current) =>
+      current && !current.deleted
+        ? { type: 'RegenerateApplicationKey', id, keyHash, callerPermissions: OPERATOR_PERMISSIONS }
+        : { type: 'CreateApplication', id, keyHash, input, callerPermissions: OPERATOR_PERMISSIONS },
+    );
     return { ...toView(state), key };
   }
 
-  async delete(ctx: CommandContext, id: string): Promise<void> {
-    await this.execute(ctx, { type: 'DeleteApplication', id });
+  async update(ctx: CommandContext, callerPermissions: readonly string[], id: string, input: ApplicationInput): Promise<ApplicationView> {
+    return toView(await this.execute(ctx, id, { type: 'UpdateApplication', id, input, callerPermissions }));
+  }
+
+  async regenerate(ctx: CommandContext, callerPermissions: readonly string[], id: string): Promise<ApplicationWithKey> {
+    let key = '';
+    // The key's prefix follows the type in the stream, read in the same attempt as the decision (never a stale read model).
+    const state = await this.execute(ctx, id, (current) => {
+      key = this.keys.generate(current?.type ?? 'private');
+      return { type: 'RegenerateApplicationKey', id, keyHash: this.keys.hash(key), callerPermissions };
+    });
+    return { ...toView(state), key };
+  }
+
+  async delete(ctx: CommandContext, callerPermissions: readonly string[], id: string): Promise<void> {
+    await this.execute(ctx, id, { type: 'DeleteApplication', id, callerPermissions });
   }
 
   async get(tenantId: string, id: string): Promise<ApplicationView> {
@@ -64,10 +91,14 @@ export class ApplicationsService {
     return { total: result.total, items: result.items.map(toView) };
   }
 
-  private async execute(ctx: CommandContext, command: ApplicationCommand): Promise<ApplicationState> {
+  private async execute(
+    ctx: CommandContext,
+    id: string,
+    command: ApplicationCommand | ((state: ApplicationState | null) => ApplicationCommand),
+  ): Promise<ApplicationState> {
     const outcome = await this.runner.run<ApplicationState, ApplicationCommand, ApplicationEvent>(
       aggregate,
-      applicationStream(command.id),
+      applicationStream(id),
       command,
       ctx,
     );

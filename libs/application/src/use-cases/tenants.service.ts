@@ -1,5 +1,5 @@
 // Tenant creation (operator CLI and development bootstrap): a tenant plus its first management application.
-import { Actor, MANAGEMENT_PERMISSIONS, TenantCommand, TenantEvent, TenantState, decideTenant, evolveTenant, tenantStream } from '@vault/domain';
+import { Actor, MANAGEMENT_PERMISSIONS, OPERATOR_PERMISSIONS, TenantCommand, TenantEvent, TenantState, decideTenant, evolveTenant, tenantStream } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { TenantReadModel } from '../ports/read-models';
 import type { Clock, IdGenerator } from '../ports/system';
@@ -30,8 +30,9 @@ export class TenantsService {
     );
     const app = await this.applications.create(
       { tenantId: id, actor, now, correlationId },
+      OPERATOR_PERMISSIONS,
       { name: 'Management', type: 'management', permissions: [...MANAGEMENT_PERMISSIONS] },
-      managementKey,
+      { key: managementKey },
     );
     return { tenant_id: id, management_key: app.key };
   }

@@ -5,6 +5,9 @@ import { findPermission, isApplicationType } from '../permissions/permission-cat
 import { validateAccessRules } from '../token/access-rules';
 import type { ApplicationEvent, ApplicationSettings } from './application.events';
 import type { ApplicationState } from './application.evolve';
+import { requireGrantable, requireNoMorePowerful } from './application-grants';
+
+export { OPERATOR_PERMISSIONS, missingManagementPermissions } from './application-grants';
 
 /** Settings as the caller sent them, already shape-checked (strings, arrays) by the transport. */
 export interface ApplicationInput {
@@ -15,11 +18,15 @@ export interface ApplicationInput {
   expires_at?: string | null;
 }
 
+/**
+ * Every command carries the permissions its caller holds (an application's effective permissions, or
+ * OPERATOR_PERMISSIONS for the operator CLI and the bootstrap): management permissions are granted only by holders.
+ */
 export type ApplicationCommand =
-  | { type: 'CreateApplication'; id: string; keyHash: string; input: ApplicationInput }
-  | { type: 'UpdateApplication'; id: string; input: ApplicationInput }
-  | { type: 'RegenerateApplicationKey'; id: string; keyHash: string }
-  | { type: 'DeleteApplication'; id: string };
+  | { type: 'CreateApplication'; id: string; keyHash: string; input: ApplicationInput; callerPermissions: readonly string[] }
+  | { type: 'UpdateApplication'; id: string; input: ApplicationInput; callerPermissions: readonly string[] }
+  | { type: 'RegenerateApplicationKey'; id: string; keyHash: string; callerPermissions: readonly string[] }
+  | { type: 'DeleteApplication'; id: string; callerPermissions: readonly string[] };
 
 export function decideApplication(
   command: ApplicationCommand,
@@ -32,6 +39,7 @@ export function decideApplication(
   if (command.type === 'CreateApplication') {
     if (state) throw new DomainError('conflict', 'An application with this id already exists.');
     const settings = validateApplicationSettings(command.input, ctx.now);
+    requireGrantable(settings, command.callerPermissions);
     return [
       {
         type: 'ApplicationCreated',
@@ -40,9 +48,11 @@ export function decideApplication(
     ];
   }
   if (!state || state.deleted || state.tenant_id !== tenant_id) throw notFound('Application');
+  requireNoMorePowerful(state, command.callerPermissions, ACTIONS[command.type]);
   switch (command.type) {
     case 'UpdateApplication': {
       const settings = validateApplicationSettings(command.input, ctx.now);
+      requireGrantable(settings, command.callerPermissions);
       return [{ type: 'ApplicationUpdated', data: { id: state.id, tenant_id, ...settings, modified_by: actor, modified_at: at } }];
     }
     case 'RegenerateApplicationKey':
@@ -56,6 +66,12 @@ export function decideApplication(
       return [{ type: 'ApplicationDeleted', data: { id: state.id, tenant_id, deleted_by: actor, deleted_at: at } }];
   }
 }
+
+const ACTIONS = {
+  UpdateApplication: 'update',
+  RegenerateApplicationKey: 'regenerate the key of',
+  DeleteApplication: 'delete',
+} as const;
 
 function requireTenant(ctx: CommandContext): string {
   if (!ctx.tenantId) throw new DomainError('forbidden', 'Applications belong to a tenant.');
