@@ -27,18 +27,22 @@ export const isJsonObject = (value: unknown): value is JsonObject =>
 /** Joins a parent path and a property into the field path used as an errors key (`configuration[0].name`). */
 export const fieldPath = (parent: string, property: string): string => (parent ? `${parent}.${property}` : property);
 
-/** Reports every property of `object` not in `allowed`, keyed by its own path so the caller sees which one. */
+/**
+ * Reports every property of `object` not in `allowed`, keyed by its own path so the caller sees which one. Names
+ * come from the request (`constructor`, `__proto__`), so hints are looked up as own properties only.
+ */
 export const rejectUnknownProperties = (
   object: JsonObject,
   allowed: readonly string[],
   parent: string,
   errors: FieldErrorCollector,
-  hints: Record<string, string> = {},
+  hints: Readonly<Record<string, string>> = {},
 ): void => {
   for (const property of Object.keys(object)) {
     if (allowed.includes(property)) continue;
     const path = fieldPath(parent, property);
-    errors.add(path, `${path} is not an allowed property.${hints[property] ? ` ${hints[property]}` : ''}`);
+    const hint = Object.hasOwn(hints, property) ? ` ${hints[property]}` : '';
+    errors.add(path, `${path} is not an allowed property.${hint}`);
   }
 };
 
@@ -98,7 +102,7 @@ export const readOptionalString = (
   return value;
 };
 
-/** Reads a required string that must be one of `choices`. */
+/** Reads a required string that must be one of `choices`; the message names the choices, never the value sent. */
 export const readEnum = <T extends string>(
   object: JsonObject,
   property: string,
@@ -112,7 +116,7 @@ export const readEnum = <T extends string>(
     return undefined;
   }
   if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
-    const got = typeof value === 'string' ? `"${value}"` : jsonTypeOf(value);
+    const got = typeof value === 'string' ? 'another string' : jsonTypeOf(value);
     errors.add(path, `${path} must be one of ${choices.join(', ')}, not ${got}.`);
     return undefined;
   }

@@ -13,7 +13,6 @@ export interface OfficialFormulaFile {
   input: ValidFormulaInput;
 }
 
-
 /**
  * Validates a parsed official formula file with the same rules as a create request, plus `id` (a UUID, returned
  * lower-cased), `status` and `type: "official"`. Throws one DomainError 'validation' listing every problem.
@@ -25,7 +24,7 @@ export const validateOfficialFormulaFile = (file: unknown): OfficialFormulaFile 
   const errors = new FieldErrorCollector();
   const id = file.id;
   if (typeof id !== 'string' || !isUuid(id)) {
-    errors.add('id', `id must be a UUID string${id === undefined ? '' : `, not ${JSON.stringify(id)}`}.`);
+    errors.add('id', id === undefined ? 'id is required: a UUID string.' : `id must be a UUID string, not ${jsonTypeOf(id) === 'a string' ? 'another string' : jsonTypeOf(id)}.`);
   }
   const status = readEnum(file, 'status', FORMULA_STATUSES, 'status', errors);
   const input = readFormulaInput(file, errors, ['id', 'status']);

@@ -31,23 +31,34 @@ export const forbidden = (message: string) => new DomainError('forbidden', messa
 
 export const conflict = (message: string) => new DomainError('conflict', message);
 
-/** Collects field errors while walking a request, so every violation is reported at once. */
+/**
+ * Field errors as a plain object whose keys are all own data properties, even `__proto__` or `constructor`
+ * (Object.fromEntries defines rather than assigns), so they survive JSON.stringify like any other key.
+ */
+export const fieldErrorsOf = (entries: Iterable<readonly [string, string[]]>): FieldErrors => Object.fromEntries(entries);
+
+/**
+ * Collects field errors while walking a request, so every violation is reported at once. Field paths come from
+ * request bodies (`metadata.constructor`, `__proto__`), so they key a Map, never a plain object.
+ */
 export class FieldErrorCollector {
-  private readonly errors: FieldErrors = {};
+  private readonly errors = new Map<string, string[]>();
 
   add(field: string, message: string): void {
-    (this.errors[field] ??= []).push(message);
+    const messages = this.errors.get(field);
+    if (messages) messages.push(message);
+    else this.errors.set(field, [message]);
   }
 
   get hasErrors(): boolean {
-    return Object.keys(this.errors).length > 0;
+    return this.errors.size > 0;
   }
 
   throwIfAny(): void {
-    if (this.hasErrors) throw validationError(this.errors);
+    if (this.hasErrors) throw validationError(this.toObject());
   }
 
   toObject(): FieldErrors {
-    return { ...this.errors };
+    return fieldErrorsOf([...this.errors].map(([field, messages]) => [field, [...messages]] as const));
   }
 }
