@@ -19,6 +19,26 @@ const bodyErrors = {
   '415': { $ref: '#/components/responses/UnsupportedMediaType' },
 };
 
+/** API.md: management permissions are granted only by those who hold them. */
+const escalationForbidden = (what: string) => ({
+  '403': {
+    description: `The application lacks the endpoint's permission, or ${what}; \`detail\` names the management permissions the caller lacks`,
+    content: {
+      'application/problem+json': {
+        schema: { $ref: '#/components/schemas/Problem' },
+        example: {
+          type: 'https://httpstatuses.io/403',
+          title: 'Forbidden',
+          status: 403,
+          detail: 'Only holders of a management permission may grant it; the caller lacks application:delete, reactor:create.',
+        },
+      },
+    },
+  },
+});
+const grants = escalationForbidden('the body grants a management permission the caller does not hold');
+const touches = escalationForbidden('the application holds management permissions the caller does not hold');
+
 export const applicationSchemas = {
   AccessRule: {
     type: 'object',
@@ -67,7 +87,7 @@ export const applicationPaths = {
     post: {
       summary: 'Create an application (application:create)',
       requestBody: body,
-      responses: { '201': { description: 'Created, with its key', content: json(ref) }, ...bodyErrors, ...authErrors },
+      responses: { '201': { description: 'Created, with its key', content: json(ref) }, ...bodyErrors, ...authErrors, ...grants },
     },
     get: {
       summary: 'List applications, newest first (application:read)',
@@ -100,18 +120,24 @@ export const applicationPaths = {
         '409': { $ref: '#/components/responses/Conflict' },
         ...bodyErrors,
         ...authErrors,
+        ...escalationForbidden('the application, or the body, holds management permissions the caller does not hold'),
       },
     },
     delete: {
       summary: 'Delete an application; its key stops working (application:delete)',
-      responses: { '204': { description: 'Deleted' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+      responses: { '204': { description: 'Deleted' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors, ...touches },
     },
   },
   '/applications/{id}/regenerate': {
     parameters: [uuidPath()],
     post: {
       summary: 'Issue a new key; the old one stops working at once (application:update)',
-      responses: { '200': { description: 'The application with its new key', content: json(ref) }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+      responses: {
+        '200': { description: 'The application with its new key', content: json(ref) },
+        '404': { $ref: '#/components/responses/NotFound' },
+        ...authErrors,
+        ...touches,
+      },
     },
   },
 };
