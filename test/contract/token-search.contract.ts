@@ -101,7 +101,7 @@ export function describeTokenSearchContract(
           containers: ['/pci/high/'],
           search_hashes: ['6789'],
           fingerprint: 'fpcard',
-          masked: 'XXXXXXXXXXXX6789',
+          masked: { ...ENVELOPE, ciphertext: 'c2VhbGVkIG1hc2s=' },
           created_by: app2,
           created_at: '2024-02-15T08:30:00.000Z',
         }),

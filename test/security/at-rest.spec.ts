@@ -37,7 +37,7 @@ describe('data at rest', () => {
     expect(json.status).toBe(201);
     const found = await test.http().post('/tokens/search').set('SVC-API-KEY', key).send({ query: `data:"${CANARY_SSN}"` });
     expect(found.body.data.map((t: { id: string }) => t.id)).toEqual([ssn.body.id]);
-    await test.http().patch(`/tokens/${ssn.body.id}`).set('SVC-API-KEY', key).set('Content-Type', 'application/merge-patch+json').send('{"metadata":{"k":"v"}}');
+    await test.http().patch(`/tokens/${ssn.body.id}`).set('SVC-API-KEY', key).set('Content-Type', 'application/merge-patch+json').send('{"metadata":{"k":"visible-metadata-value"}}');
 
     const needles: Array<[string, Buffer]> = [];
     for (const secret of [CANARY_SSN, CANARY_SSN.replace(/-/g, ''), CANARY_JSON.note]) {
@@ -48,6 +48,8 @@ describe('data at rest', () => {
       needles.push([`sha256 base64 of ${secret}`, Buffer.from(sha256(secret).toString('base64'))]);
     }
     needles.push(['sha256 hex of last 4', Buffer.from(sha256('4320').toString('hex'))]);
+    // The evaluated mask is derived from the data: sealed like it, never stored in plaintext.
+    needles.push(['evaluated mask', Buffer.from('XXX-XX-4320')]);
 
     const files = filesUnder(test.dataDir);
     expect(files.some((f) => f.endsWith('events.sqlite'))).toBe(true);
@@ -58,8 +60,38 @@ describe('data at rest', () => {
         if (bytes.includes(needle)) throw new Error(`${what} found in ${where}`);
       }
     }
-    // The scan does see stored content: the (non-sensitive) evaluated mask is there.
-    expect(haystacks.some(([, bytes]) => bytes.includes(Buffer.from('XXX-XX-4320')))).toBe(true);
+    // The scan does see stored content: the (non-sensitive) metadata value is there.
+    expect(haystacks.some(([, bytes]) => bytes.includes(Buffer.from('visible-metadata-value')))).toBe(true);
+  });
+
+  it('leaves nothing of a deleted token\'s custom mask on disk, in plaintext or openable', async () => {
+    const owner = (
+      await createApplication(test, {
+        name: 'owner',
+        type: 'private',
+        permissions: ALL,
+        rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }],
+      })
+    ).key;
+    const created = await test.http().post('/tokens').set('SVC-API-KEY', owner).send({ type: 'social_security_number', data: '555-44-3321' });
+    const id = created.body.id;
+    const patched = await test
+      .http()
+      .patch(`/tokens/${id}`)
+      .set('SVC-API-KEY', owner)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send(JSON.stringify({ mask: '{{ data | reveal: 5, 0 }}' }));
+    expect(patched.status).toBe(200);
+    const readerKey = (await createApplication(test, { name: 'masked-reader', type: 'private', permissions: ['token:read'] })).key;
+    expect((await test.http().get(`/tokens/${id}`).set('SVC-API-KEY', readerKey)).body.data).toBe('555-44-XXXX');
+    expect((await test.http().delete(`/tokens/${id}`).set('SVC-API-KEY', key)).status).toBe(204);
+
+    for (const file of filesUnder(test.dataDir)) {
+      const bytes = readFileSync(file);
+      for (const needle of ['555-44-XXXX', '555-44-3321', '555443321']) {
+        if (bytes.includes(Buffer.from(needle))) throw new Error(`${needle} found in ${file}`);
+      }
+    }
   });
 
   it('shreds a deleted token: its ciphertext in the event log can no longer be decrypted', async () => {

@@ -18,7 +18,7 @@ import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.c
 
 export function appModule(config: VaultConfig) {
   @Module({
-    imports: [VaultCoreModule.forRoot({ projector: config.projector, config }), CqrsModule.forRoot()],
+    imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), CqrsModule.forRoot()],
     controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, HealthController],
     providers: [
       ...applicationHandlers,

@@ -8,6 +8,7 @@ export * from './read-model/sqlite/sqlite-directory';
 export * from './expressions/liquid-expression-engine';
 export * from './crypto/aes-gcm-token-crypto';
 export * from './crypto/sqlite-key-store';
+export * from './crypto/key-shredding-store';
 export * from './crypto/master-key';
 export * from './sandbox';
 export * from './read-model/meilisearch';

@@ -22,3 +22,4 @@ export * from './projections/tokens.projection';
 export * from './use-cases/token-view';
 export * from './use-cases/tokens.service';
 export * from './use-cases/token-search.service';
+export * from './projections/key-shredding.projection';

@@ -8,7 +8,9 @@ import {
   EVENT_STORE,
   EventStore,
   FormulasService,
+  keyShreddingProjection,
   PollingProjectionWaiter,
+  ProjectionSet,
   ProjectionWaiter,
   Projector,
   TENANT_READ_MODEL,
@@ -20,6 +22,7 @@ import {
   AesGcmTokenCrypto,
   apiKeys,
   IsolatedVmCodeChecker,
+  KeyShreddingStore,
   LiquidExpressionEngine,
   loadMasterKey,
   SqliteKeyStore,
@@ -38,11 +41,13 @@ export const PROJECTOR_MODE = Symbol('ProjectorMode');
 export const PROJECTOR = Symbol('Projector');
 export const PROJECTION_WAITER = Symbol('ProjectionWaiter');
 export const KEY_STORE_HANDLE = Symbol('KeyStoreHandle');
+export const KEY_SHREDDER = Symbol('KeyShredder');
 
 @Injectable()
 class Shutdown implements OnApplicationShutdown {
   constructor(
     @Inject(PROJECTOR) private readonly projector: Projector | null,
+    @Inject(KEY_SHREDDER) private readonly shredder: Projector | null,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(KEY_STORE_HANDLE) private readonly keys: SqliteKeyStore,
@@ -50,6 +55,7 @@ class Shutdown implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.projector?.stop();
+    await this.shredder?.stop();
     await this.readModels.close();
     await this.events.close();
     this.keys.close();
@@ -59,7 +65,13 @@ class Shutdown implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class VaultCoreModule {
-  static forRoot(options: { projector: ProjectorMode; config?: VaultConfig; logTo?: 'stdout' | 'stderr' }): DynamicModule {
+  static forRoot(options: {
+    projector: ProjectorMode;
+    config?: VaultConfig;
+    logTo?: 'stdout' | 'stderr';
+    /** Run the key shredder (the API: the process that holds the key store and deletes tokens). */
+    shredder?: boolean;
+  }): DynamicModule {
     const config = options.config ?? loadConfig();
     return {
       module: VaultCoreModule,
@@ -136,10 +148,28 @@ export class VaultCoreModule {
         },
         { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine() },
         {
+          // Destroys the data key of every deleted token, from its own checkpoint in the key store (crypto-shredding).
+          provide: KEY_SHREDDER,
+          inject: [EVENT_STORE, KEY_STORE_HANDLE, LOGGER],
+          useFactory: async (events: EventStore, keys: SqliteKeyStore, logger: JsonLogger) => {
+            if (!options.shredder) return null;
+            const shredder = new Projector(events, new KeyShreddingStore(keys), new ProjectionSet([keyShreddingProjection]), {
+              info: (message, fields) => logger.info(`key shredder: ${message}`, fields),
+              error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
+            });
+            await shredder.start();
+            return shredder;
+          },
+        },
+        {
           provide: TokensService,
-          inject: [CommandRunner, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE],
-          useFactory: (runner: CommandRunner, rm: ReadModels, crypto: TokenCrypto, engine: ExpressionEngine) =>
-            new TokensService(runner, rm.tokens, crypto, engine, uuidGenerator),
+          inject: [CommandRunner, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE, KEY_SHREDDER],
+          useFactory: (runner: CommandRunner, rm: ReadModels, crypto: TokenCrypto, engine: ExpressionEngine, shredder: Projector | null) =>
+            new TokensService(runner, rm.tokens, crypto, engine, uuidGenerator, {
+              // Without a shredder in this process (CLI, projector), none of its commands deletes tokens.
+              waiter: shredder ?? { waitFor: async () => true },
+              timeoutMs: config.writeWaitMs,
+            }),
         },
         {
           provide: TokenSearchService,
@@ -168,6 +198,7 @@ export class VaultCoreModule {
         TENANT_READ_MODEL,
         APPLICATION_READ_MODEL,
         PROJECTOR,
+        KEY_SHREDDER,
         PROJECTION_WAITER,
         CommandRunner,
         ApplicationsService,

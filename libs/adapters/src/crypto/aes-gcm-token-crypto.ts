@@ -6,6 +6,7 @@ import {
   DataKeyUnavailableError,
   type EncryptedData,
   type KeyStore,
+  type SealPurpose,
   type TokenCrypto,
   type TokenType,
 } from '@vault/domain';
@@ -30,11 +31,11 @@ export class AesGcmTokenCrypto implements TokenCrypto {
     this.masterKey = Buffer.from(masterKey);
   }
 
-  async encrypt(tenantId: string, tokenId: string, plaintext: string): Promise<EncryptedData> {
+  async encrypt(tenantId: string, tokenId: string, plaintext: string, purpose: SealPurpose = 'data'): Promise<EncryptedData> {
     const dataKey = await this.dataKey(tenantId, tokenId, true);
     try {
       const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', dataKey, iv).setAAD(dataAad(tenantId, tokenId));
+      const cipher = createCipheriv('aes-256-gcm', dataKey, iv).setAAD(dataAad(tenantId, tokenId, purpose));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return {
         v: 1,
@@ -49,14 +50,14 @@ export class AesGcmTokenCrypto implements TokenCrypto {
     }
   }
 
-  async decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData): Promise<string> {
+  async decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData, purpose: SealPurpose = 'data'): Promise<string> {
     if (encrypted.v !== 1 || encrypted.alg !== 'AES-256-GCM' || encrypted.key_ref !== tokenId) {
       throw new DataKeyUnavailableError(tokenId, 'the envelope was not sealed for this token.');
     }
     const dataKey = await this.dataKey(tenantId, tokenId, false);
     try {
       const decipher = createDecipheriv('aes-256-gcm', dataKey, Buffer.from(encrypted.iv, 'base64'))
-        .setAAD(dataAad(tenantId, tokenId))
+        .setAAD(dataAad(tenantId, tokenId, purpose))
         .setAuthTag(Buffer.from(encrypted.tag, 'base64'));
       const ciphertext = Buffer.from(encrypted.ciphertext, 'base64');
       return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
@@ -128,6 +129,10 @@ export class AesGcmTokenCrypto implements TokenCrypto {
   }
 }
 
-/** Binding the ciphertext to its tenant and token makes an envelope copied onto another token fail to open. */
-const dataAad = (tenantId: string, tokenId: string): Buffer => Buffer.from(`vault:data:${tenantId}:${tokenId}`);
+/**
+ * Binding the ciphertext to its tenant, token and purpose makes an envelope copied onto another token, or a sealed mask
+ * presented as the data, fail to open.
+ */
+const dataAad = (tenantId: string, tokenId: string, purpose: SealPurpose): Buffer =>
+  Buffer.from(`vault:${purpose}:${tenantId}:${tokenId}`);
 const wrapAad = (tenantId: string, tokenId: string): Buffer => Buffer.from(`vault:data-key:${tenantId}:${tokenId}`);

@@ -44,6 +44,7 @@ const create = async (body: unknown): Promise<TokenCreated> => {
   const { draft, prepared } = validateCreateToken(body, { now: ctx.now, engine: new LiquidExpressionEngine() });
   const sealed = {
     encrypted: await crypto.encrypt(TENANT, TOKEN_ID, prepared.plaintext),
+    masked: prepared.masked === null ? null : await crypto.encrypt(TENANT, TOKEN_ID, prepared.masked, 'mask'),
     fingerprint: crypto.fingerprint(TENANT, draft.type, prepared.fingerprint_input),
     search_hashes: prepared.search_values.map((value) => crypto.searchHash(TENANT, value)),
   };
@@ -55,8 +56,11 @@ const create = async (body: unknown): Promise<TokenCreated> => {
 it('stores an SSN token with neither the number nor its search patterns in the event', async () => {
   const event = await create({ type: 'social_security_number', data: '123-45-6789' });
   const stored = JSON.stringify(event);
-  for (const fragment of ['123-45-6789', '123456789', '12345', '45-6789']) expect(stored).not.toContain(fragment);
-  expect(event.data.masked).toBe('XXX-XX-6789');
+  for (const fragment of ['123-45-6789', '123456789', '12345', '45-6789', 'XXX-XX', '6789']) expect(stored).not.toContain(fragment);
+  expect(await crypto.decrypt(TENANT, TOKEN_ID, event.data.masked!, 'mask')).toBe('XXX-XX-6789');
+  // The mask is bound to its purpose: it does not open as the data, nor the data as the mask.
+  await expect(crypto.decrypt(TENANT, TOKEN_ID, event.data.masked!)).rejects.toBeInstanceOf(DataKeyUnavailableError);
+  await expect(crypto.decrypt(TENANT, TOKEN_ID, event.data.encrypted, 'mask')).rejects.toBeInstanceOf(DataKeyUnavailableError);
   expect(event.data.search_hashes).toEqual(['123-45-6789', '123456789', '6789'].map((v) => crypto.searchHash(TENANT, v)));
   expect(await crypto.decrypt(TENANT, TOKEN_ID, event.data.encrypted)).toBe('123-45-6789');
 });

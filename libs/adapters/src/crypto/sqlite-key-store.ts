@@ -22,6 +22,7 @@ interface PendingPut {
 export class SqliteKeyStore implements KeyStore {
   private readonly statements;
   private readonly putAllAndRead;
+  private readonly shredAll;
   /** Puts waiting for the next group commit: one fsync covers every key created in the same turn of the event loop. */
   private pending: PendingPut[] = [];
 
@@ -35,6 +36,10 @@ export class SqliteKeyStore implements KeyStore {
         wrapped_key BLOB NOT NULL,
         PRIMARY KEY (tenant_id, token_id)
       ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS shred_checkpoint (
+        one INTEGER PRIMARY KEY CHECK (one = 1),
+        position TEXT NOT NULL
+      );
     `);
     this.statements = {
       insert: db.prepare<[string, string, Buffer]>(
@@ -42,7 +47,17 @@ export class SqliteKeyStore implements KeyStore {
       ),
       get: db.prepare<[string, string], KeyRow>('SELECT wrapped_key FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
       delete: db.prepare<[string, string]>('DELETE FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
+      checkpoint: db.prepare<[], { position: string }>('SELECT position FROM shred_checkpoint WHERE one = 1'),
+      saveCheckpoint: db.prepare<[string]>(
+        'INSERT INTO shred_checkpoint (one, position) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET position = excluded.position',
+      ),
     };
+    this.shredAll = db.transaction((keys: ReadonlyArray<{ tenantId: string; tokenId: string }>, position: string): number => {
+      let destroyed = 0;
+      for (const { tenantId, tokenId } of keys) destroyed += this.statements.delete.run(tenantId, tokenId).changes;
+      this.statements.saveCheckpoint.run(position);
+      return destroyed;
+    });
     this.putAllAndRead = db.transaction((puts: PendingPut[]): Buffer[] =>
       puts.map(({ tenantId, tokenId, wrappedKey }) => {
         this.statements.insert.run(tenantId, tokenId, wrappedKey);
@@ -88,6 +103,20 @@ export class SqliteKeyStore implements KeyStore {
     // The key's bytes also sit in WAL frames written before the delete; a truncating checkpoint moves the zeroed
     // pages into the file and empties the WAL. If another connection is reading, it completes on a later destroy.
     this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  /** Where the shredder stopped in the event log (an encoded LogPosition), or null before its first batch. */
+  shredCheckpoint(): string | null {
+    return this.statements.checkpoint.get()?.position ?? null;
+  }
+
+  /**
+   * Destroys these keys and moves the shredder's checkpoint in one transaction, so a crash either does both or neither
+   * (and a replay destroys nothing twice: a missing key is simply skipped).
+   */
+  shred(keys: ReadonlyArray<{ tenantId: string; tokenId: string }>, position: string): void {
+    const destroyed = this.shredAll.immediate(keys, position);
+    if (destroyed > 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   close(): void {

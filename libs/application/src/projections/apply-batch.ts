@@ -28,7 +28,7 @@ export async function applyBatch(
     const projection = projections.for(event);
     if (!projection) continue;
     const ids = wanted.get(projection.collection) ?? new Set<string>();
-    ids.add(documentIdOf(event));
+    ids.add(documentIdOf(event, projection));
     wanted.set(projection.collection, ids);
   }
   const current = new Map<string, StoredDocument | null>();
@@ -41,7 +41,7 @@ export async function applyBatch(
   for (const event of events) {
     const projection = projections.for(event);
     if (!projection) continue;
-    const id = documentIdOf(event);
+    const id = documentIdOf(event, projection);
     const key = `${projection.collection}\u0000${id}`;
     const stored = current.get(key) ?? null;
     if (stored && stored.revision >= event.revision) continue;

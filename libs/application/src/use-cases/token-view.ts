@@ -19,9 +19,12 @@ export interface TokenView {
   modified_at?: string;
 }
 
+/** Decrypts only what the rule's transform shows: the data for reveal, the sealed mask for mask, nothing for redact. */
 export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: TokenCrypto): Promise<TokenView> {
-  const plaintext = rule.transform === 'reveal' ? await crypto.decrypt(token.tenant_id, token.id, token.encrypted) : undefined;
-  const data = applyTransform(rule, token, plaintext);
+  const data = applyTransform(rule, token, {
+    plaintext: rule.transform === 'reveal' ? await crypto.decrypt(token.tenant_id, token.id, token.encrypted) : undefined,
+    mask: rule.transform === 'mask' && token.masked !== null ? await crypto.decrypt(token.tenant_id, token.id, token.masked, 'mask') : null,
+  });
   const view: TokenView = {
     id: token.id,
     type: token.type,

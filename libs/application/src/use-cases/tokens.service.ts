@@ -1,8 +1,12 @@
-// Token use cases: seal (encrypt, fingerprint, hash) before deciding, apply access rules on the way out,
-// and shred the data key on delete. Plaintext lives only in memory for the duration of a request.
+// Token use cases: seal (encrypt, fingerprint, hash) before deciding, and ask the access policy (libs/domain
+// token-access.policy.ts) what each caller may see and change. Plaintext lives only in memory for one request.
 import {
   AccessRule,
+  accessScope,
+  assertMayRederive,
+  assertMoveRevealsNoMore,
   CommandContext,
+  deduplicationRule,
   decideToken,
   DomainError,
   draftOf,
@@ -14,7 +18,8 @@ import {
   notFound,
   parseTokenData,
   PreparedToken,
-  selectRule,
+  QueryNode,
+  ruleFor,
   TokenCommand,
   TokenCrypto,
   TokenDraft,
@@ -27,7 +32,9 @@ import {
   validateTokenPatch,
   visibleToken,
 } from '@vault/domain';
-import type { CommandRunner } from '../commands/command-runner';
+import type { CommandOutcome, CommandRunner } from '../commands/command-runner';
+import { currentRequestContext } from '../request-context';
+import type { ProjectionWaiter } from '../projections/projector';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import type { Principal } from './principal';
@@ -51,18 +58,20 @@ export class TokensService {
     private readonly crypto: TokenCrypto,
     private readonly engine: ExpressionEngine,
     private readonly ids: IdGenerator,
+    /** Follows TokenDeleted events and destroys data keys; a delete answers once it has passed the event (or timed out). */
+    private readonly shredder: { waiter: ProjectionWaiter; timeoutMs: number },
   ) {}
 
   async create(principal: Principal, ctx: CommandContext, body: unknown): Promise<CreatedToken> {
     const valid = validateCreateToken(body, { now: ctx.now, engine: this.engine });
     const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
-    const rule = selectRule(rules, valid.draft.containers, 'token:create');
+    const rule = ruleFor(rules, valid.draft.containers, 'token:create');
     if (!rule) throw forbidden("No access rule of this application grants token:create on the token's containers.");
     const tenantId = principal.tenantId;
     const fingerprint = this.crypto.fingerprint(tenantId, valid.draft.type, valid.prepared.fingerprint_input);
     if (valid.deduplicate_token) {
-      const existing = await this.index.findByFingerprint(tenantId, valid.draft.type, fingerprint, ctx.now.getTime());
-      if (existing) return { token: await this.present(existing, rules, 'token:create', rule), created: false };
+      const existing = await this.findDuplicate(tenantId, rules, valid.draft.type, fingerprint, ctx.now);
+      if (existing) return { token: await toTokenView(existing, deduplicationRule(rules, existing)!, this.crypto), created: false };
     }
     const id = valid.id ?? this.ids.newId();
     const outcome = await this.runner.run(
@@ -81,8 +90,9 @@ export class TokensService {
   async get(principal: Principal, id: string, now: Date): Promise<TokenView> {
     const token = await this.index.get(principal.tenantId, id, now.getTime());
     const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
-    if (!token) throw notFound('Token');
-    return this.present(token, rules, 'token:read');
+    const rule = token && ruleFor(rules, token.containers, 'token:read');
+    if (!token || !rule) throw notFound('Token');
+    return toTokenView(token, rule, this.crypto);
   }
 
   async update(principal: Principal, ctx: CommandContext, id: string, body: unknown): Promise<TokenView> {
@@ -93,10 +103,14 @@ export class TokensService {
       tokenStream(id),
       async (state): Promise<TokenCommand> => {
         const current = visibleToken(state ?? initialTokenState(), principal.tenantId, ctx.now);
-        if (!current || !selectRule(rules, current.containers, 'token:update')) throw notFound('Token');
+        const updateRule = current && ruleFor(rules, current.containers, 'token:update');
+        if (!current || !updateRule) throw notFound('Token');
+        // Before anything is evaluated on the stored data: even an evaluation error would answer for data not shown.
+        if (isPatchObject(body)) assertMayRederive(updateRule, body, current);
         const plaintext = await this.crypto.decrypt(current.tenant_id, current.id, current.encrypted);
         const patch = validateTokenPatch(body, draftOf(current, parseTokenData(current.type, plaintext)), { now: ctx.now, engine: this.engine });
-        responseRule = selectRule(rules, patch.draft.containers, 'token:update');
+        assertMoveRevealsNoMore(rules, body as Record<string, unknown>, current.containers, patch.draft.containers);
+        responseRule = ruleFor(rules, patch.draft.containers, 'token:update');
         if (!responseRule) throw forbidden("No access rule of this application grants token:update on the token's new containers.");
         const fingerprint = this.crypto.fingerprint(current.tenant_id, current.type, patch.prepared.fingerprint_input);
         const { type: _type, ...content } = await this.seal(current.tenant_id, id, patch.draft, patch.prepared, fingerprint);
@@ -109,42 +123,63 @@ export class TokensService {
 
   async delete(principal: Principal, ctx: CommandContext, id: string): Promise<void> {
     const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
-    await this.runner.run(
+    const outcome = await this.runner.run(
       aggregate,
       tokenStream(id),
       (state): TokenCommand => {
         const current = visibleToken(state ?? initialTokenState(), principal.tenantId, ctx.now);
-        if (!current || !selectRule(rules, current.containers, 'token:delete')) throw notFound('Token');
+        if (!current || !ruleFor(rules, current.containers, 'token:delete')) throw notFound('Token');
         return { type: 'DeleteToken', data: { id } };
       },
       ctx,
     );
-    // After the event is durable: from here on no copy of the ciphertext can be opened (crypto-shredding).
-    await this.crypto.destroyDataKey(principal.tenantId, id);
+    await this.awaitShredding(outcome.position);
   }
 
-  /** The expiry sweep: deletes one expired token and shreds its key (system actor). */
+  /** The expiry sweep: deletes one expired token (system actor); the shredder destroys its key like any delete's. */
   async expire(ctx: CommandContext, tenantId: string, id: string): Promise<void> {
-    await this.runner.run(aggregate, tokenStream(id), { type: 'DeleteToken', data: { id, reason: 'expired' } } as TokenCommand, {
-      ...ctx,
-      tenantId,
-    });
-    await this.crypto.destroyDataKey(tenantId, id);
+    const outcome = await this.runner.run(
+      aggregate,
+      tokenStream(id),
+      { type: 'DeleteToken', data: { id, reason: 'expired' } } as TokenCommand,
+      { ...ctx, tenantId },
+    );
+    await this.awaitShredding(outcome.position);
   }
 
-  /** Shapes a read-model token for a response under the rule that applies for `permission` (404 when none does). */
-  async present(token: TokenRecord, rules: AccessRule[], permission: string, fallback?: AccessRule): Promise<TokenView> {
-    const rule = selectRule(rules, token.containers, permission) ?? fallback;
-    if (!rule) throw notFound('Token');
-    return toTokenView(token, rule, this.crypto);
+  /**
+   * The data key is destroyed by the shredder, which follows TokenDeleted events from its own checkpoint and retries
+   * until it succeeds, so a crash or a failing key store never leaves a deleted token's key behind for good.
+   */
+  private async awaitShredding(position: CommandOutcome<unknown, unknown>['position']): Promise<void> {
+    if (position === null) return;
+    const done = await this.shredder.waiter.waitFor(position, this.shredder.timeoutMs);
+    const context = currentRequestContext();
+    if (!done && context) context.projectionPending = true;
+  }
+
+  /** The newest live token with this type and fingerprint that one of the caller's token:create rules covers. */
+  private async findDuplicate(tenantId: string, rules: AccessRule[], type: string, fingerprint: string, now: Date): Promise<TokenRecord | null> {
+    const scope = accessScope(rules, 'token:create');
+    if (scope === 'nothing') return null;
+    const match: QueryNode = {
+      kind: 'and',
+      children: [{ kind: 'term', field: 'fingerprint', value: fingerprint }, { kind: 'term', field: 'type', value: type }, ...(scope ? [scope] : [])],
+    };
+    const page = await this.index.search({ tenantId, query: match, now: now.getTime(), page: 1, size: 1 });
+    return page.items[0] ?? null;
   }
 
   private async seal(tenantId: string, id: string, draft: TokenDraft, prepared: PreparedToken, fingerprint: string) {
     const encrypted = await this.crypto.encrypt(tenantId, id, prepared.plaintext);
+    const masked = prepared.masked === null ? null : await this.crypto.encrypt(tenantId, id, prepared.masked, 'mask');
     const search_hashes = [...new Set(prepared.search_values.map((value) => this.crypto.searchHash(tenantId, value)))];
-    return tokenContent(draft, prepared, { encrypted, fingerprint, search_hashes });
+    return tokenContent(draft, prepared, { encrypted, masked, fingerprint, search_hashes });
   }
 }
+
+const isPatchObject = (body: unknown): body is Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body);
 
 function activeToken(state: TokenState | null): TokenRecord {
   if (!state || state.status !== 'active') throw new Error('The token is not active after the command.');

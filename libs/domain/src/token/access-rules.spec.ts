@@ -60,20 +60,21 @@ describe('effectiveRules', () => {
 });
 
 describe('applyTransform', () => {
-  const ssn = { type: 'social_security_number' as const, masked: 'XXX-XX-6789' };
+  const ssn = { type: 'social_security_number' as const };
+  const json = { type: 'token' as const };
 
   it.each([
-    ['reveal', ssn, '123-45-6789', '123-45-6789'],
-    ['reveal', { type: 'token' as const, masked: null }, '{"name":"Ada","n":1}', { name: 'Ada', n: 1 }],
-    ['mask', ssn, undefined, 'XXX-XX-6789'],
-    ['mask', { type: 'token' as const, masked: null }, undefined, undefined],
-    ['redact', ssn, '123-45-6789', undefined],
-  ] as const)('%s of %j gives %j', (transform, token, plaintext, data) => {
-    expect(applyTransform({ transform }, token, plaintext)).toEqual(data);
+    ['reveal', ssn, { plaintext: '123-45-6789', mask: null }, '123-45-6789'],
+    ['reveal', json, { plaintext: '{"name":"Ada","n":1}' }, { name: 'Ada', n: 1 }],
+    ['mask', ssn, { mask: 'XXX-XX-6789' }, 'XXX-XX-6789'],
+    ['mask', json, { mask: null }, undefined],
+    ['redact', ssn, { plaintext: '123-45-6789', mask: 'XXX-XX-6789' }, undefined],
+  ] as const)('%s of %j opened as %j gives %j', (transform, token, opened, data) => {
+    expect(applyTransform({ transform }, token, opened)).toEqual(data);
   });
 
   it('needs the plaintext to reveal', () => {
-    expect(() => applyTransform({ transform: 'reveal' }, ssn)).toThrow(/decrypted data/);
+    expect(() => applyTransform({ transform: 'reveal' }, ssn, { mask: 'XXX-XX-6789' })).toThrow(/decrypted data/);
   });
 });
 

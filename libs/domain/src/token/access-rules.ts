@@ -63,24 +63,23 @@ export const effectiveRules = (application: {
   return permissions.length === 0 ? [] : [{ priority: 1, container: '/', transform: 'mask', permissions }];
 };
 
-/** Only `reveal` needs the plaintext: callers decrypt just for it. */
-export const needsPlaintext = (rule: AccessRule): boolean => rule.transform === 'reveal';
 
 /**
  * The response's `data` under `rule`; undefined means the property is absent. `reveal` gives the plaintext (parsed
  * back to its JSON value for `token` tokens), `mask` the evaluated mask (absent without one), `redact` nothing.
+ * `opened` holds what the caller decrypted for the transform: the data for reveal, the evaluated mask for mask.
  */
 export const applyTransform = (
   rule: Pick<AccessRule, 'transform'>,
-  token: { type: TokenType; masked: string | null },
-  plaintext?: string,
+  token: { type: TokenType },
+  opened: { plaintext?: string; mask?: string | null },
 ): JsonValue | undefined => {
   switch (rule.transform) {
     case 'reveal':
-      if (plaintext === undefined) throw new Error('The reveal transform needs the decrypted data.');
-      return parseTokenData(token.type, plaintext);
+      if (opened.plaintext === undefined) throw new Error('The reveal transform needs the decrypted data.');
+      return parseTokenData(token.type, opened.plaintext);
     case 'mask':
-      return token.masked ?? undefined;
+      return opened.mask ?? undefined;
     case 'redact':
       return undefined;
   }

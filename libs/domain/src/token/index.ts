@@ -11,3 +11,4 @@ export * from './token-fields.validate';
 export * from './token-input.validate';
 export * from './access-rules';
 export * from './base58';
+export * from './token-access.policy';

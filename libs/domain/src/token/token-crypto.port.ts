@@ -17,14 +17,17 @@ export interface EncryptedData {
   tag: string;
 }
 
+/** What an envelope holds: the token's data, or its evaluated mask (sealed with the same key, bound to its purpose). */
+export type SealPurpose = 'data' | 'mask';
+
 export interface TokenCrypto {
   /**
    * Seals `plaintext` with the token's data key, creating and storing that key on first use. Updates reuse the key,
    * so a rejected or lost update never leaves the current ciphertext without its key.
    */
-  encrypt(tenantId: string, tokenId: string, plaintext: string): Promise<EncryptedData>;
-  /** Opens an envelope; rejects with DataKeyUnavailableError once the key is destroyed, or on any tampering. */
-  decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData): Promise<string>;
+  encrypt(tenantId: string, tokenId: string, plaintext: string, purpose?: SealPurpose): Promise<EncryptedData>;
+  /** Opens an envelope of that purpose; rejects with DataKeyUnavailableError once the key is destroyed, or on tampering. */
+  decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData, purpose?: SealPurpose): Promise<string>;
   /** Base58 of a keyed hash of `type` and the evaluated fingerprint expression: equal within a tenant, unrelated across. */
   fingerprint(tenantId: string, type: TokenType, evaluated: string): string;
   /** Keyed hash of one normalised search value (see normalizeSearchValue); the read model stores only these. */

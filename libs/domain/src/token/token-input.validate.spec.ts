@@ -158,7 +158,7 @@ describe('create: the body as a whole', () => {
 describe('patch (RFC 7396 merge patch)', () => {
   const current: TokenDraft = validateCreateToken(
     { type: 'social_security_number', data: SSN, containers: ['/custom/'], metadata: { a: '1', b: '2' },
-      search_indexes: ['{{ data | last4 }}'], mask: '{{ data }}', expires_at: '2030-01-01T00:00:00Z' },
+      search_indexes: ['{{ data | last4 }}'], mask: '{{ data | reveal: 3, 0 }}', expires_at: '2030-01-01T00:00:00Z' },
     options,
   ).draft;
   const patch = (body: unknown) => validateTokenPatch(body, current, options);
@@ -167,14 +167,29 @@ describe('patch (RFC 7396 merge patch)', () => {
   it('changes nothing for an empty patch, but re-evaluates', () => {
     expect(patch({})).toEqual({
       draft: current,
-      prepared: { plaintext: SSN, fingerprint_input: '123456789', masked: SSN, search_values: ['6789'] },
+      prepared: { plaintext: SSN, fingerprint_input: '123456789', masked: '123-XX-XXXX', search_values: ['6789'] },
     });
   });
 
   it('re-evaluates mask, fingerprint and indexes against new data', () => {
     const { draft, prepared } = patch({ data: '987654321' });
     expect(draft.data).toBe('987654321');
-    expect(prepared).toEqual({ plaintext: '987654321', fingerprint_input: '987654321', masked: '987654321', search_values: ['4321'] });
+    expect(prepared).toEqual({ plaintext: '987654321', fingerprint_input: '987654321', masked: '987XXXXXX', search_values: ['4321'] });
+  });
+
+  it.each([
+    ['{{ data }}'],
+    ["{{ data | remove: '-' }}"],
+    ["X{{ data | remove: '-' }}X"],
+    ['{{ data | upcase }}!'],
+  ])('refuses a mask that evaluates to the whole data, with or without delimiters: %s', (mask) => {
+    const errors = patchErrors({ mask });
+    expect(Object.keys(errors)).toEqual(['mask']);
+    expect(JSON.stringify(errors)).not.toMatch(/123|6789/);
+  });
+
+  it('refuses a mask that shows the whole of new data too', () => {
+    expect(Object.keys(patchErrors({ data: '111-22-3333', mask: "{{ data | remove: '-' }}" }))).toEqual(['mask']);
   });
 
   it('resets null fields to the type\'s defaults, empties metadata and removes the expiry', () => {

@@ -95,13 +95,13 @@ describe('prepareToken', () => {
 describe('from draft to command content and back', () => {
   it('puts the sealed values and the evaluated mask next to the expressions', () => {
     const prepared = prepareToken(draft(), specEngine);
-    const sealed = { encrypted: aTokenContent().encrypted, fingerprint: 'fp', search_hashes: ['h1', 'h2'] };
+    const sealed = { encrypted: aTokenContent().encrypted, masked: aTokenContent().masked, fingerprint: 'fp', search_hashes: ['h1', 'h2'] };
+    expect(prepared.masked).toBe('XXX-XX-6789');
     expect(tokenContent(draft(), prepared, sealed)).toEqual({
       type: 'social_security_number',
       ...sealed,
       fingerprint_expression: "{{ data | remove: '-' }}",
       mask: '{{ data | reveal_last: 4 }}',
-      masked: 'XXX-XX-6789',
       containers: ['/pii/high/'],
       metadata: {},
       search_indexes: ['{{ data }}', '{{ data | last4 }}'],

@@ -1,5 +1,6 @@
 // Evaluates a validated token's expressions: everything the application layer then hashes or encrypts.
 import { FieldErrorCollector } from '../shared/errors';
+import { maskRevealsData } from './token-access.policy';
 import type { ExpressionEngine } from './expression-engine.port';
 import type { EncryptedData } from './token-crypto.port';
 import type { TokenContent } from './token.events';
@@ -25,7 +26,7 @@ export interface PreparedToken {
   plaintext: string;
   /** The evaluated fingerprint expression, for TokenCrypto.fingerprint. */
   fingerprint_input: string;
-  /** The evaluated mask (non-sensitive by definition), or null without a mask. */
+  /** The evaluated mask, or null without a mask. Derived from data: TokenCrypto seals it like the data. */
   masked: string | null;
   /** Each index's value through normalizeSearchValue, without duplicates, for TokenCrypto.searchHash. */
   search_values: string[];
@@ -34,6 +35,8 @@ export interface PreparedToken {
 /** What TokenCrypto produced from a PreparedToken. */
 export interface SealedToken {
   encrypted: EncryptedData;
+  /** The evaluated mask sealed with the data key, or null without a mask. */
+  masked: EncryptedData | null;
   fingerprint: string;
   search_hashes: string[];
 }
@@ -97,6 +100,7 @@ export const collectPreparedToken = (
       return null;
     }
   };
+  const plaintext = serializeTokenData(draft.type, draft.data);
   const values = new Set<string>();
   draft.search_indexes.forEach((expression, i) => {
     const path = `search_indexes[${i}]`;
@@ -106,12 +110,17 @@ export const collectPreparedToken = (
     if (problem) errors.add(path, `${path} ${problem}`);
     else values.add(normalizeSearchValue(rendered));
   });
+  let masked = draft.mask === null || skip.has('mask') ? null : render(draft.mask, 'mask');
+  if (masked !== null && maskRevealsData(masked, plaintext)) {
+    errors.add('mask', 'mask evaluates to the whole data (with or without delimiters); a mask must hide part of it.');
+    masked = null;
+  }
   return {
-    plaintext: serializeTokenData(draft.type, draft.data),
+    plaintext,
     fingerprint_input: skip.has('fingerprint_expression')
       ? ''
       : (render(draft.fingerprint_expression, 'fingerprint_expression') ?? ''),
-    masked: draft.mask === null || skip.has('mask') ? null : render(draft.mask, 'mask'),
+    masked,
     search_values: [...values],
   };
 };
@@ -131,7 +140,7 @@ export const tokenContent = (draft: TokenDraft, prepared: PreparedToken, sealed:
   fingerprint: sealed.fingerprint,
   fingerprint_expression: draft.fingerprint_expression,
   mask: draft.mask,
-  masked: prepared.masked,
+  masked: sealed.masked,
   containers: draft.containers,
   metadata: draft.metadata,
   search_indexes: draft.search_indexes,

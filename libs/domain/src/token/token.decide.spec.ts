@@ -16,7 +16,7 @@ import type { TokenContent, TokenEvent } from './token.events';
 const { given } = givenWhenThenFor(tokenDecider, anApp());
 
 const content = aTokenContent();
-const { type: _type, ...updatedContent } = aTokenContent({ metadata: { source: 'import' }, masked: 'XXX-XX-0000' });
+const { type: _type, ...updatedContent } = aTokenContent({ metadata: { source: 'import' }, masked: { ...aTokenContent().masked!, ciphertext: 'bmV3IG1hc2s=' } });
 
 const create = (c: TokenContent = content, id = TOKEN_ID): TokenCommand => ({ type: 'CreateToken', data: { id, content: c } });
 const update = (c = updatedContent, id = TOKEN_ID): TokenCommand => ({ type: 'UpdateToken', data: { id, content: c } });

@@ -1,5 +1,6 @@
-// Token events: plain data, stored forever under these type strings. They never hold plaintext token data
-// (API.md "What may be stored where"): only the encrypted envelope, keyed hashes, and the non-sensitive mask.
+// Token events: plain data, stored forever under these type strings. They never hold plaintext token data or anything
+// evaluated from it (API.md "What may be stored where"): the data and the evaluated mask are sealed under the token's
+// data key, the fingerprint and search values are keyed hashes.
 import type { DomainEvent } from '../shared/events';
 import type { EncryptedData } from './token-crypto.port';
 import type { TokenType } from './token-types';
@@ -13,8 +14,11 @@ export interface TokenContent {
   fingerprint_expression: string;
   /** The mask expression, or null when the token has none. */
   mask: string | null;
-  /** The evaluated mask: non-sensitive by definition, so read models may serve it without decrypting. */
-  masked: string | null;
+  /**
+   * The evaluated mask, sealed under the token's data key like the data (it is computed from the data, so deleting the
+   * token must shred it too); null when the token has no mask.
+   */
+  masked: EncryptedData | null;
   /** Lower-case container paths, each `/…/`, 1 to 10, without duplicates. */
   containers: string[];
   metadata: Record<string, string>;

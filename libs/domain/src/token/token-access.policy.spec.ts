@@ -1,0 +1,139 @@
+import { DomainError } from '../shared/errors';
+import type { AccessRule } from './access-rules';
+import {
+  accessScope,
+  assertMayRederive,
+  assertMoveRevealsNoMore,
+  deduplicationRule,
+  insightInto,
+  maskRevealsData,
+} from './token-access.policy';
+
+const ALL = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete'];
+const rule = (priority: number, container: string, transform: AccessRule['transform'], permissions = ALL): AccessRule => ({
+  priority,
+  container,
+  transform,
+  permissions,
+});
+
+const forbiddenMessage = (fn: () => void): string => {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('forbidden');
+    return (error as DomainError).message;
+  }
+  throw new Error('expected a 403');
+};
+
+describe('insightInto: the most any rule shows of a token in these containers', () => {
+  it.each([
+    ['no rule covers it', [rule(1, '/pci/', 'reveal')], ['/pii/high/'], 'none'],
+    ['the first covering rule for each permission decides', [rule(1, '/pii/', 'mask'), rule(2, '/', 'reveal')], ['/pii/high/'], 'mask'],
+    ['a later rule decides for a permission the first lacks', [rule(1, '/pii/', 'mask', ['token:read']), rule(2, '/', 'reveal', ['token:search'])], ['/pii/'], 'reveal'],
+    ['the first rule covering any of its containers decides', [rule(1, '/pci/', 'redact'), rule(2, '/x/', 'reveal')], ['/pci/', '/x/y/'], 'redact'],
+    ['each permission is decided on its own', [rule(1, '/pci/', 'redact', ['token:read']), rule(2, '/x/', 'reveal', ['token:search'])], ['/pci/', '/x/y/'], 'reveal'],
+  ] as const)('%s', (_title, rules, containers, insight) => {
+    expect(insightInto(rules, containers)).toBe(insight);
+  });
+});
+
+describe('deduplicationRule: an existing token is returned only under a token:create rule on ITS containers', () => {
+  const pii = [rule(1, '/pii/', 'reveal', ['token:create', 'token:read'])];
+
+  it('does not exist for a caller whose create rule covers only the requested containers', () => {
+    expect(deduplicationRule(pii, { containers: ['/general/high/'] })).toBeNull();
+  });
+
+  it('is shown under the rule covering the existing token', () => {
+    expect(deduplicationRule([rule(1, '/general/', 'mask'), ...pii], { containers: ['/general/high/'] })?.transform).toBe('mask');
+  });
+
+  it('needs token:create, not only token:read', () => {
+    expect(deduplicationRule([rule(1, '/', 'reveal', ['token:read'])], { containers: ['/general/high/'] })).toBeNull();
+  });
+});
+
+describe('accessScope: the container condition of a search or a deduplication lookup', () => {
+  it.each([
+    ['no grant: nothing', [rule(1, '/', 'reveal', ['token:read'])], 'nothing'],
+    ['a grant on / needs no condition', [rule(1, '/pii/', 'mask'), rule(2, '/', 'redact')], null],
+    ['one grant: its subtree', [rule(1, '/pii/', 'mask')], { kind: 'container', path: '/pii/', descendants: true }],
+    [
+      'several grants: any of them, nested ones folded into their parent',
+      [rule(1, '/pii/', 'mask'), rule(2, '/pii/high/', 'reveal'), rule(3, '/pci/', 'redact')],
+      { kind: 'or', children: [{ kind: 'container', path: '/pii/', descendants: true }, { kind: 'container', path: '/pci/', descendants: true }] },
+    ],
+  ] as const)('%s', (_title, rules, scope) => {
+    expect(accessScope(rules, 'token:search')).toEqual(scope);
+  });
+});
+
+describe('assertMayRederive: changing what is derived from data needs reveal, unless new data is given', () => {
+  const ssn = { type: 'social_security_number' as const, mask: '{{ data | reveal_last: 4 }}', search_indexes: ['{{ data }}'], fingerprint_expression: "{{ data | remove: '-' }}" };
+
+  it.each([
+    ['mask', { mask: '{{ data }}' }],
+    ['search_indexes', { search_indexes: ['{{ data | slice: 0, 3 }}'] }],
+    ['fingerprint_expression', { fingerprint_expression: '{{ data | slice: 0, 3 }}' }],
+    ['mask, search_indexes', { mask: null, search_indexes: null }],
+  ])('a mask rule changing %s is a 403 naming it', (fields, patch) => {
+    const current = { ...ssn, mask: '{{ data | reveal: 1, 0 }}', search_indexes: ['{{ data | last4 }}'] };
+    expect(forbiddenMessage(() => assertMayRederive(rule(1, '/', 'mask'), patch, current))).toContain(fields);
+  });
+
+  it.each([
+    ['a reveal rule', rule(1, '/', 'reveal'), { mask: '{{ data | reveal: 2, 2 }}' }],
+    ['new data given', rule(1, '/', 'redact'), { data: '111-22-3333', mask: '{{ data | reveal: 2, 2 }}' }],
+    ['the same values sent again', rule(1, '/', 'mask'), { mask: ssn.mask, search_indexes: [...ssn.search_indexes] }],
+    ['null for a field already at its default', rule(1, '/', 'mask'), { mask: null }],
+    ['other fields only', rule(1, '/', 'redact'), { metadata: { a: 'b' }, containers: ['/x/'] }],
+  ])('allows the patch with %s', (_title, updateRule, patch) => {
+    expect(() => assertMayRederive(updateRule, patch, ssn)).not.toThrow();
+  });
+});
+
+describe('assertMoveRevealsNoMore: a container move without data never shows the caller more', () => {
+  const rules = [rule(1, '/open/', 'reveal'), rule(2, '/', 'mask')];
+
+  it('refuses moving a masked token under the caller\'s reveal rule', () => {
+    expect(forbiddenMessage(() => assertMoveRevealsNoMore(rules, { containers: ['/open/'] }, ['/pii/'], ['/open/']))).toMatch(/reveal instead of mask/);
+  });
+
+  it('refuses adding a container that a more revealing rule covers', () => {
+    expect(() => assertMoveRevealsNoMore(rules, { containers: ['/pii/', '/open/x/'] }, ['/pii/'], ['/pii/', '/open/x/'])).toThrow(DomainError);
+  });
+
+  it.each([
+    ['to a container shown the same', ['/pii/'], ['/pci/']],
+    ['to one shown less', ['/open/'], ['/pci/']],
+  ])('allows a move %s', (_title, before, after) => {
+    expect(() => assertMoveRevealsNoMore(rules, { containers: after }, before, after)).not.toThrow();
+  });
+
+  it('allows any move that brings new data: the caller knows it', () => {
+    expect(() => assertMoveRevealsNoMore(rules, { containers: ['/open/'], data: '111-22-3333' }, ['/pii/'], ['/open/'])).not.toThrow();
+  });
+});
+
+describe('maskRevealsData: a mask may not show the whole data', () => {
+  it.each([
+    ['the data itself', '555-44-3322', '555-44-3322'],
+    ['without delimiters', '555443322', '555-44-3322'],
+    ['wrapped in other text', 'X555443322X', '555-44-3322'],
+    ['in another case', 'ADA LOVELACE', 'ada lovelace'],
+    ['a JSON token as JSON', '{"a":"x1"}', '{"a":"x1"}'],
+  ])('%s', (_title, masked, plaintext) => {
+    expect(maskRevealsData(masked, plaintext)).toBe(true);
+  });
+
+  it.each([
+    ['the last four', 'XXX-XX-3322', '555-44-3322'],
+    ['all but one digit', '55544332X', '555-44-3322'],
+    ['one field of JSON data', 'Ada', '{"name":"Ada","id":"7"}'],
+  ])('allows %s', (_title, masked, plaintext) => {
+    expect(maskRevealsData(masked, plaintext)).toBe(false);
+  });
+});

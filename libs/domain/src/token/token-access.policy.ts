@@ -1,0 +1,121 @@
+// The access policy (API.md "What a write may reveal"): the one owner of every rule that decides what a caller may see
+// of a token or learn by writing to it. Reads, searches, creates (deduplication), updates and deletes all ask here.
+import type { QueryNode } from '../token-search/query.ast';
+import { forbidden } from '../shared/errors';
+import { isTokenPermission, PERMISSIONS } from '../permissions/permission-catalogue';
+import { allowedContainers, selectRule, type AccessRule, type AccessTransform } from './access-rules';
+import type { TokenDraft } from './token-prepare';
+import { tokenTypeRules, type TokenType } from './token-types';
+
+/** How much of a token's data a view shows: no rule < redact < mask < reveal. */
+export type Insight = AccessTransform | 'none';
+
+const RANK: Record<Insight, number> = { none: 0, redact: 1, mask: 2, reveal: 3 };
+
+const TOKEN_PERMISSIONS = PERMISSIONS.map((p) => p.type).filter(isTokenPermission);
+
+export const revealsMore = (a: Insight, b: Insight): boolean => RANK[a] > RANK[b];
+
+/** The rule that shows a token for one operation, or null: the token does not exist for that operation. */
+export const ruleFor = (rules: readonly AccessRule[], containers: readonly string[], permission: string): AccessRule | null =>
+  selectRule(rules, containers, permission);
+
+/**
+ * The most a caller can learn of a token in these containers through any operation its rules allow: the most revealing
+ * transform among the rules that apply for each token permission. A write may never raise it (container moves).
+ */
+export const insightInto = (rules: readonly AccessRule[], containers: readonly string[]): Insight => {
+  let best: Insight = 'none';
+  for (const permission of TOKEN_PERMISSIONS) {
+    const rule = selectRule(rules, containers, permission);
+    if (rule && revealsMore(rule.transform, best)) best = rule.transform;
+  }
+  return best;
+};
+
+/**
+ * The container condition a search (or a deduplication lookup) runs under for `permission`: null when a grant on `/`
+ * covers every token, 'nothing' when no rule grants it. Part of the query itself, so uncovered tokens are never counted.
+ */
+export const accessScope = (rules: readonly AccessRule[], permission: string): QueryNode | null | 'nothing' => {
+  const grants = allowedContainers(rules, permission);
+  if (grants.length === 0) return 'nothing';
+  if (grants.some((grant) => grant.container === '/')) return null;
+  const nodes: QueryNode[] = grants.map((grant) => ({ kind: 'container', path: grant.container, descendants: true }));
+  return nodes.length === 1 ? nodes[0] : { kind: 'or', children: nodes };
+};
+
+/**
+ * The rule under which deduplication may return an existing token: one granting `token:create` on one of the EXISTING
+ * token's containers (never the requested ones). Null: the existing token does not exist for this caller.
+ */
+export const deduplicationRule = (rules: readonly AccessRule[], existing: { containers: readonly string[] }): AccessRule | null =>
+  selectRule(rules, existing.containers, 'token:create');
+
+/** The patch fields whose change re-derives values from the token's data. */
+export const DERIVING_PATCH_FIELDS = ['mask', 'search_indexes', 'fingerprint_expression'] as const;
+type DerivingField = (typeof DERIVING_PATCH_FIELDS)[number];
+
+/**
+ * A PATCH that changes the mask, the search indexes or the fingerprint expression without giving new data re-derives
+ * values from data the caller did not supply: it needs the caller's `token:update` rule for the token to be `reveal`.
+ * Checked on the raw patch, before anything is evaluated, so not even an evaluation error can answer for the data.
+ * Throws 403 naming each such field.
+ */
+export const assertMayRederive = (
+  updateRule: AccessRule,
+  patch: Record<string, unknown>,
+  current: Pick<TokenDraft, DerivingField> & { type: TokenType },
+): void => {
+  if (patch.data !== undefined || updateRule.transform === 'reveal') return;
+  const rules = tokenTypeRules(current.type);
+  const defaults: Pick<TokenDraft, DerivingField> = {
+    mask: rules.defaultMask,
+    search_indexes: [...rules.defaultSearchIndexes],
+    fingerprint_expression: rules.defaultFingerprintExpression,
+  };
+  const changed = DERIVING_PATCH_FIELDS.filter((field) => {
+    const value = patch[field];
+    if (value === undefined) return false;
+    const next = value === null ? defaults[field] : value;
+    return JSON.stringify(next) !== JSON.stringify(current[field]);
+  });
+  if (changed.length === 0) return;
+  throw forbidden(
+    `Changing ${changed.join(', ')} without new data needs a reveal rule for token:update on this token: ` +
+      `it would compute new values from data this application may not see.`,
+  );
+};
+
+/**
+ * A PATCH of containers without new data must not move the token where any of the caller's rules would show it more
+ * than they did before (a mask rule cannot move a token under its own reveal rule). Throws 403 naming `containers`.
+ */
+export const assertMoveRevealsNoMore = (
+  rules: readonly AccessRule[],
+  patch: Record<string, unknown>,
+  before: readonly string[],
+  after: readonly string[],
+): void => {
+  if (patch.data !== undefined || patch.containers === undefined) return;
+  const was = insightInto(rules, before);
+  const will = insightInto(rules, after);
+  if (revealsMore(will, was)) {
+    throw forbidden(
+      `Moving this token to these containers without new data would let this application's rules show it as ${will} ` +
+        `instead of ${was}; containers cannot be changed this way.`,
+    );
+  }
+};
+
+const letterAndDigitRuns = (text: string): string => text.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * Whether an evaluated mask shows all of the data, with or without its delimiters (`{{ data }}`, `{{ data | remove:
+ * '-' }}`, `X{{ data }}X`): the letters and digits of the data appear, in order and unbroken, in the mask's.
+ */
+export const maskRevealsData = (masked: string, plaintext: string): boolean => {
+  const data = letterAndDigitRuns(plaintext);
+  if (data.length === 0) return plaintext.trim() !== '' && masked.includes(plaintext.trim());
+  return letterAndDigitRuns(masked).includes(data);
+};
