@@ -212,12 +212,21 @@ export function describeTokenSearchContract(
         }
       });
 
-      it('gets a token with its whole document, and finds it by type and fingerprint', async () => {
+      it('gets a token with its whole document, and finds it by type and fingerprint (the deduplication lookup)', async () => {
         const doc = fixtures.find((f) => f.name === 'json')!.doc;
         expect(await under.tokens.get(tenant, doc.id, NOW)).toEqual(doc);
-        expect((await under.tokens.findByFingerprint(tenant, 'token', 'FPCARD', NOW))?.id).toBe(doc.id);
-        expect(await under.tokens.findByFingerprint(tenant, 'card_number', 'FPCARD', NOW)).toBeNull();
-        expect(await under.tokens.findByFingerprint(other, 'token', 'FPCARD', NOW)).toBeNull();
+        const lookup = (tenantId: string, type: string, fingerprint: string) =>
+          under.tokens.search({
+            tenantId,
+            query: { kind: 'and', children: [{ kind: 'term', field: 'fingerprint', value: fingerprint }, { kind: 'term', field: 'type', value: type }] },
+            now: NOW,
+            page: 1,
+            size: 1,
+          });
+        expect((await lookup(tenant, 'token', 'FPCARD')).items.map((d) => d.id)).toEqual([doc.id]);
+        expect((await lookup(tenant, 'token', 'fpcard')).items).toEqual([]);
+        expect((await lookup(tenant, 'card_number', 'FPCARD')).items).toEqual([]);
+        expect((await lookup(other, 'token', 'FPCARD')).items).toEqual([]);
       });
 
       it('forgets a deleted token', async () => {

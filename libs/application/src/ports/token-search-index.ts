@@ -1,4 +1,5 @@
-// The token read model: single-token reads, fingerprint lookups (deduplication) and Lucene-style search.
+// The token read model: single-token reads and Lucene-style search (deduplication is a search too: fingerprint AND type
+// AND the caller's token:create scope).
 // It holds no plaintext token data: the encrypted envelope, keyed hashes of the search indexes, and the evaluated mask.
 import type { QueryNode, TokenRecord } from '@vault/domain';
 import type { Page } from './read-models';
@@ -23,8 +24,6 @@ export interface TokenSearchRequest {
 export interface TokenSearchIndex {
   /** The token with that id in that tenant, unless it is missing, deleted or expired at `now`. */
   get(tenantId: string, id: string, now: number): Promise<TokenDocument | null>;
-  /** The live (unexpired) token of the tenant with that type and fingerprint, if any (for deduplicate_token). */
-  findByFingerprint(tenantId: string, type: string, fingerprint: string, now: number): Promise<TokenDocument | null>;
   /** Ordered by created_at descending, then id ascending; `total` is the exact number of matches. */
   search(request: TokenSearchRequest): Promise<Page<TokenDocument>>;
   /** Ids (with tenants) of tokens whose expires_at is at or before `now`, oldest first, for the expiry sweep. */

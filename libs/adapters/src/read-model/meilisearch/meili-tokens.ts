@@ -67,24 +67,6 @@ export class MeiliTokenSearchIndex implements TokenSearchIndex {
     return hit ? toToken(hit) : null;
   }
 
-  /** The oldest live match (created_at, then id), as the embedded adapter answers; the type must match exactly. */
-  async findByFingerprint(tenantId: string, type: string, fingerprint: string, now: number): Promise<TokenDocument | null> {
-    const response = await this.model.index(COLLECTION).search(null, {
-      filter: [
-        meiliTokenTenantFilter(tenantId),
-        meiliTokenLiveFilter(now),
-        `type_x = ${meiliQuote(meiliExactKey(type.toLowerCase()))}`,
-        `fingerprint_x = ${meiliQuote(meiliExactKey(fingerprint))}`,
-      ],
-      sort: ['created_at_ms:asc', 'id_sort:asc'],
-      limit: 20,
-      attributesToRetrieve: DOCUMENT_FIELDS,
-    });
-    // type_x ignores case; only a token whose stored type is exactly `type` is the same kind of token.
-    const docs = response.hits.filter(ownedBy(tenantId)).map(toToken);
-    return docs.find((doc) => doc.type === type && doc.fingerprint === fingerprint) ?? null;
-  }
-
   async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
     // page/hitsPerPage makes totalHits exact; maxTotalHits is raised for every collection index (meiliIndexSettings).
     const response = await this.model.index(COLLECTION).search(null, {

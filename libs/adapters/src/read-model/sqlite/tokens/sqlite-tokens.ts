@@ -63,10 +63,6 @@ function prepare(db: SqliteDatabase) {
     deleteTerms: db.prepare('DELETE FROM token_terms WHERE token_rowid = ?'),
     insertTerm: db.prepare('INSERT INTO token_terms (tenant_id, field, value, token_rowid) VALUES (?, ?, ?, ?)'),
     get: db.prepare('SELECT doc FROM tokens WHERE id = ? AND tenant_id = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)'),
-    byFingerprint: db.prepare(
-      `SELECT doc FROM tokens WHERE tenant_id = ? AND fingerprint = ? AND type = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)
-       ORDER BY created_at_ms, id LIMIT 1`,
-    ),
     expired: db.prepare('SELECT id, tenant_id FROM tokens WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ? ORDER BY expires_at_ms, id LIMIT ?'),
   };
 }
@@ -153,11 +149,6 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
 
   async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
     const row = statementsFor(this.model.database).get.get(id.toLowerCase(), tenantId, now) as { doc: string } | undefined;
-    return row ? JSON.parse(row.doc) : null;
-  }
-
-  async findByFingerprint(tenantId: string, type: string, fingerprint: string, now: number): Promise<TokenDocument | null> {
-    const row = statementsFor(this.model.database).byFingerprint.get(tenantId, fingerprint, type, now) as { doc: string } | undefined;
     return row ? JSON.parse(row.doc) : null;
   }
 
