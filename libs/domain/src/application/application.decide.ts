@@ -86,14 +86,25 @@ export function validateApplicationSettings(input: ApplicationInput, now: Date):
     errors.add('type', 'type must be one of public, private, expiring, management');
   }
   const type = input.type as ApplicationSettings['type'];
-  const permissions = [...new Set(input.permissions ?? [])];
-  (input.permissions ?? []).forEach((permission, i) => {
-    const known = findPermission(permission);
-    if (!known) errors.add(`permissions[${i}]`, `unknown permission "${permission}"`);
-    else if (isApplicationType(type) && !known.application_types.includes(type)) {
-      errors.add(`permissions[${i}]`, `permission "${permission}" cannot be held by a ${type} application`);
-    }
-  });
+  // Our bounds on the lists (the OpenAPI document lists them), checked before any element is read. 30 is every
+  // permission of the catalogue once; a rule holds token permissions only.
+  const maxRules = 100;
+  const maxPermissions = 30;
+  const givenPermissions = input.permissions ?? [];
+  if (givenPermissions.length > maxPermissions) {
+    errors.add('permissions', `permissions must hold at most ${maxPermissions} permissions, not ${givenPermissions.length}`);
+  }
+  const permissions = givenPermissions.length > maxPermissions ? [] : [...new Set(givenPermissions)];
+  if (givenPermissions.length <= maxPermissions) {
+    givenPermissions.forEach((permission, i) => {
+      // A known permission is the catalogue's word and may be named; anything else is the caller's value and is not.
+      const known = findPermission(permission);
+      if (!known) errors.add(`permissions[${i}]`, `permissions[${i}] is not a permission of the catalogue (GET /permissions)`);
+      else if (isApplicationType(type) && !known.application_types.includes(type)) {
+        errors.add(`permissions[${i}]`, `permission "${permission}" cannot be held by a ${type} application`);
+      }
+    });
+  }
   const expiresAt = input.expires_at ?? null;
   if (type === 'expiring') {
     const when = expiresAt === null ? NaN : Date.parse(expiresAt);
@@ -105,7 +116,18 @@ export function validateApplicationSettings(input: ApplicationInput, now: Date):
   }
   const rawRules = input.rules ?? [];
   if (type === 'management' && rawRules.length > 0) errors.add('rules', 'management applications cannot have rules');
-  const rules = validateAccessRules(rawRules, 'rules', errors);
+  let oversized = rawRules.length > maxRules;
+  if (oversized) errors.add('rules', `rules must hold at most ${maxRules} rules, not ${rawRules.length}`);
+  else {
+    rawRules.forEach((rule, i) => {
+      const rulePermissions = (rule as { permissions?: unknown } | null)?.permissions;
+      if (Array.isArray(rulePermissions) && rulePermissions.length > maxPermissions) {
+        errors.add(`rules[${i}].permissions`, `rules[${i}].permissions must hold at most ${maxPermissions} permissions, not ${rulePermissions.length}`);
+        oversized = true;
+      }
+    });
+  }
+  const rules = oversized ? [] : validateAccessRules(rawRules, 'rules', errors);
   // A rule's permissions also grant the endpoint permission (as on hosted vaults), so they must suit the type too.
   rules.forEach((rule, i) =>
     rule.permissions.forEach((permission, j) => {

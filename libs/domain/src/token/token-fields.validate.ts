@@ -1,5 +1,5 @@
 // Readers for the individual fields of a token request body. Each reports into a collector with the field's path and
-// returns undefined when it reported something. No message ever quotes token data (metadata and paths are not data).
+// returns undefined when it reported something. No message quotes a value of the body; field paths may hold its keys.
 import type { FieldErrorCollector } from '../shared/errors';
 import { isUuid } from '../shared/uuid';
 import { codePointLength, isJsonObject, jsonTypeOf } from '../reactor-formula/json-shape';
@@ -26,10 +26,21 @@ export const readUuid = (value: unknown, path: string, errors: FieldErrorCollect
   return undefined;
 };
 
-/** Lower-cases, checks and de-duplicates container paths; a path is valid if its lower-case form is. */
+/**
+ * Lower-cases, checks and de-duplicates container paths; a path is valid if its lower-case form is. A list longer
+ * than MAX_CONTAINERS is refused before any item is read, duplicates included.
+ */
 export const readContainers = (value: unknown, errors: FieldErrorCollector): string[] | undefined => {
   if (!Array.isArray(value)) {
     errors.add('containers', `containers must be an array of container paths, not ${jsonTypeOf(value)}.`);
+    return undefined;
+  }
+  if (value.length === 0) {
+    errors.add('containers', 'containers must hold at least one container.');
+    return undefined;
+  }
+  if (value.length > MAX_CONTAINERS) {
+    errors.add('containers', `containers must hold at most ${MAX_CONTAINERS} containers, not ${value.length}.`);
     return undefined;
   }
   const containers = new Set<string>();
@@ -41,16 +52,15 @@ export const readContainers = (value: unknown, errors: FieldErrorCollector): str
       valid = false;
     } else containers.add(item.toLowerCase());
   });
-  if (value.length === 0) errors.add('containers', 'containers must hold at least one container.');
-  else if (containers.size > MAX_CONTAINERS) {
-    errors.add('containers', `containers must hold at most ${MAX_CONTAINERS} containers.`);
-  }
-  return valid && containers.size >= 1 && containers.size <= MAX_CONTAINERS ? [...containers] : undefined;
+  return valid ? [...containers] : undefined;
 };
 
 /**
  * Merges `value` (an object of string or null values) into `base`: a string sets a key, null removes it (RFC 7396).
- * A create passes an empty base, so null values there simply leave the key out.
+ * A create passes an empty base, so null values there simply leave the key out. An object of more than
+ * MAX_METADATA_ENTRIES keys is refused before any is read. Keys are the caller's, so `__proto__` or `constructor`
+ * are ordinary keys: the merge runs on a Map and the result has every key as an own data property, which
+ * JSON.stringify (events, read models, responses) keeps.
  */
 export const mergeMetadata = (
   base: Record<string, string>,
@@ -61,27 +71,33 @@ export const mergeMetadata = (
     errors.add('metadata', `metadata must be an object of string values, not ${jsonTypeOf(value)}.`);
     return undefined;
   }
-  const merged: Record<string, string> = { ...base };
+  const keys = Object.keys(value);
+  if (keys.length > MAX_METADATA_ENTRIES) {
+    errors.add('metadata', `metadata must hold at most ${MAX_METADATA_ENTRIES} entries, not ${keys.length}.`);
+    return undefined;
+  }
+  const merged = new Map(Object.entries(base));
   let valid = true;
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of keys) {
+    const item = value[key];
     const path = `metadata.${key}`;
     if (!METADATA_KEY.test(key)) {
       errors.add(path, `metadata keys must be 1 to ${MAX_METADATA_KEY_LENGTH} characters of A-Z, a-z, 0-9, _, . or -.`);
       valid = false;
-    } else if (item === null) delete merged[key];
+    } else if (item === null) merged.delete(key);
     else if (typeof item !== 'string') {
       errors.add(path, `${path} must be a string, not ${jsonTypeOf(item)}.`);
       valid = false;
-    } else if (codePointLength(item) > MAX_METADATA_VALUE_LENGTH) {
+    } else if (item.length > MAX_METADATA_VALUE_LENGTH && codePointLength(item) > MAX_METADATA_VALUE_LENGTH) {
       errors.add(path, `${path} must be at most ${MAX_METADATA_VALUE_LENGTH} characters long.`);
       valid = false;
-    } else merged[key] = item;
+    } else merged.set(key, item);
   }
-  if (Object.keys(merged).length > MAX_METADATA_ENTRIES) {
+  if (merged.size > MAX_METADATA_ENTRIES) {
     errors.add('metadata', `metadata must hold at most ${MAX_METADATA_ENTRIES} entries.`);
     valid = false;
   }
-  return valid ? merged : undefined;
+  return valid ? Object.fromEntries(merged) : undefined;
 };
 
 /** Reads one Liquid expression that must parse. */
@@ -105,8 +121,24 @@ export const readExpression = (
   }
   const problem = engine.validate(value);
   if (problem === null) return value;
-  errors.add(path, `${path} is not a valid expression: ${problem}`);
+  errors.add(path, `${path} is not a valid expression: ${describeParseProblem(problem)}`);
   return undefined;
+};
+
+/** What Liquid says is wrong, by kind. Its own messages quote the expression, which is a request value. */
+const PARSE_PROBLEMS: [RegExp, string][] = [
+  [/^undefined filter\b/, 'an unknown filter'],
+  [/^tag .* not found\b/, 'an unknown tag'],
+  [/\bnot closed\b/, 'a tag, output or bracket that is not closed'],
+  [/^illegal tag\b/, 'a tag where Liquid does not allow it'],
+  [/^invalid value expression\b/, 'a missing or invalid value'],
+];
+
+/** The kind of a parse problem and where it is (`an unknown filter (line 1, column 9)`), never an excerpt. */
+export const describeParseProblem = (problem: string): string => {
+  const kind = PARSE_PROBLEMS.find(([pattern]) => pattern.test(problem))?.[1] ?? 'a syntax error';
+  const at = /line:(\d+), col:(\d+)/.exec(problem);
+  return at ? `${kind} (line ${at[1]}, column ${at[2]}).` : `${kind}.`;
 };
 
 /** Reads the list of search index expressions; whether each yields one value is checked once data is known. */

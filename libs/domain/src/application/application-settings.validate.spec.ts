@@ -1,0 +1,62 @@
+// validateApplicationSettings: the list maxima, checked before any element is read, and messages that never quote a
+// value the caller sent (only the catalogue's own permission names).
+import { DomainError, type FieldErrors } from '../shared/errors';
+import { validateApplicationSettings, type ApplicationInput } from './application.decide';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const rule = (priority: number, permissions: unknown[] = ['token:read']) => ({ priority, container: '/', transform: 'mask', permissions });
+const input = (overrides: Partial<ApplicationInput> = {}): ApplicationInput => ({ name: 'checkout', type: 'private', ...overrides });
+const many = <T>(count: number, item: (i: number) => T): T[] => Array.from({ length: count }, (_, i) => item(i));
+
+const errorsOf = (given: ApplicationInput): FieldErrors => {
+  try {
+    validateApplicationSettings(given, NOW);
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('validation');
+    return (error as DomainError).errors ?? {};
+  }
+  throw new Error('the settings were accepted');
+};
+
+describe('validateApplicationSettings accepts lists up to their maxima', () => {
+  it.each<[string, ApplicationInput]>([
+    ['100 rules', input({ rules: many(100, (i) => rule(i + 1)) })],
+    ['a rule with 30 permissions (repeats included)', input({ rules: [rule(1, many(30, () => 'token:read'))] })],
+    ['30 permissions (repeats are dropped)', input({ permissions: many(30, () => 'token:search') })],
+  ])('%s', (_title, given) => {
+    expect(() => validateApplicationSettings(given, NOW)).not.toThrow();
+  });
+});
+
+describe('validateApplicationSettings refuses an oversized list by its length alone', () => {
+  it.each<[string, ApplicationInput, FieldErrors]>([
+    ['101 rules', input({ rules: many(101, (i) => rule(i + 1)) }), { rules: ['rules must hold at most 100 rules, not 101'] }],
+    ['10,000 rules that are not even objects', input({ rules: many(10_000, () => 'x') }), { rules: ['rules must hold at most 100 rules, not 10000'] }],
+    ['31 permissions', input({ permissions: many(31, () => 'token:read') }), { permissions: ['permissions must hold at most 30 permissions, not 31'] }],
+    ['10,000 unknown permissions', input({ permissions: many(10_000, (i) => `p${i}`) }), { permissions: ['permissions must hold at most 30 permissions, not 10000'] }],
+    ['a rule with 10,000 permissions', input({ rules: [rule(1), rule(2, many(10_000, () => 7))] }), { 'rules[1].permissions': ['rules[1].permissions must hold at most 30 permissions, not 10000'] }],
+  ])('%s', (_title, given, expected) => {
+    expect(errorsOf(given)).toEqual(expected);
+  });
+});
+
+describe('validateApplicationSettings never quotes a value the caller sent', () => {
+  it('names an unknown permission by its path only', () => {
+    expect(errorsOf(input({ permissions: ['token:read', 'Zq9secret'] }))).toEqual({
+      'permissions[1]': ['permissions[1] is not a permission of the catalogue (GET /permissions)'],
+    });
+  });
+
+  it('names a catalogue permission the type may not hold, which is no secret', () => {
+    expect(errorsOf(input({ type: 'public', permissions: ['token:search'] }))).toEqual({
+      'permissions[0]': ['permission "token:search" cannot be held by a public application'],
+    });
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('treats %s as an unknown permission', (permission) => {
+    expect(errorsOf(input({ permissions: [permission] }))).toEqual({
+      'permissions[0]': ['permissions[0] is not a permission of the catalogue (GET /permissions)'],
+    });
+  });
+});
