@@ -4,6 +4,8 @@ import { ConfigError, JsonLogger, loadConfig } from '@vault/nest';
 import { createApp } from './create-app';
 
 async function main(): Promise<void> {
+  // Every file and directory this process creates (the data dir, SQLite's -wal and -shm files) is owner-only.
+  process.umask(0o077);
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
   const app = await createApp(config);

@@ -44,6 +44,8 @@ JSON summary on stdout; exits 1 if any file failed. The repository ships formula
 };
 
 async function main(argv: string[]): Promise<number> {
+  // Every file and directory this process creates (the data dir, SQLite's -wal and -shm files) is owner-only.
+  process.umask(0o077);
   const args = parseArgs(argv);
   const command = args.positionals.slice(0, 2).join(' ');
   if (args.positionals.length === 0 || args.positionals[0] === 'help') {

@@ -16,6 +16,8 @@ async function main(): Promise<void> {
     process.stdout.write(HELP + '\n');
     return;
   }
+  // Every file and directory this process creates (the data dir, SQLite's -wal and -shm files) is owner-only.
+  process.umask(0o077);
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
 

@@ -1,8 +1,9 @@
 // The master key that derives every tenant key: from VAULT_MASTER_KEY, or in embedded development from a generated
 // file in the data directory. No message here ever includes the key or the variable's value.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile } from '../sqlite/private-files';
 
 export const MASTER_KEY_BYTES = 32;
 export const MASTER_KEY_FILE = 'master.key';
@@ -42,13 +43,15 @@ export function loadMasterKey({ configured, dataDir, allowGenerated }: MasterKey
     throw new MasterKeyError(`VAULT_MASTER_KEY is not set; it must be the base64 encoding of 32 random bytes. ${HOW_TO}`);
   }
   const file = join(dataDir, MASTER_KEY_FILE);
+  ensurePrivateDir(dataDir);
+  // A key file copied in (or left by an older version) with a wider mode is narrowed before it is used.
+  restrictFile(file);
   const existing = readKeyFile(file);
   if (existing !== null) return { key: decode(existing, file), source: 'file', generated: false, file };
-  mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(MASTER_KEY_BYTES);
   try {
     // `wx`: never overwrite a key file another process created meanwhile; its key then wins, as it may be in use.
-    writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    writeFileSync(file, `${key.toString('base64')}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     return { key: decode(readKeyFile(file) ?? '', file), source: 'file', generated: false, file };

@@ -1,7 +1,7 @@
 // One way to open an embedded SQLite file: WAL, a busy timeout so a second process (the CLI) waits instead of failing.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDir, preparePrivateDatabaseFile } from './private-files';
 
 export type SqliteDatabase = Database.Database;
 
@@ -12,7 +12,10 @@ export interface OpenOptions {
 }
 
 export function openDatabase(file: string, options: OpenOptions = {}): SqliteDatabase {
-  if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
+  if (!options.readonly) {
+    ensurePrivateDir(dirname(file));
+    preparePrivateDatabaseFile(file);
+  }
   const db = new Database(file, { readonly: options.readonly ?? false });
   db.pragma('busy_timeout = 10000');
   if (!options.readonly) {

@@ -13,6 +13,7 @@ import {
   StoredDocument,
 } from '@vault/application';
 import { openDatabase, SqliteDatabase, statement } from '../../sqlite/open-database';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile } from '../../sqlite/private-files';
 import type { SqliteCollection } from './sqlite-collection';
 
 const POINTER = 'CURRENT';
@@ -39,7 +40,10 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   /** Opens the current read model of `dataDir` (creating the first one). */
   static open(dataDir: string, collections: SqliteCollection[]): SqliteReadModel {
     const dir = join(dataDir, 'readmodel');
+    ensurePrivateDir(dataDir);
+    ensurePrivateDir(dir);
     const pointer = join(dir, POINTER);
+    restrictFile(pointer);
     const file = existsSync(pointer) ? readFileSync(pointer, 'utf8').trim() : 'readmodel-0.sqlite';
     const model = new SqliteReadModel(dir, collections, file);
     if (!existsSync(pointer)) writePointer(dir, file);
@@ -215,7 +219,9 @@ function readCheckpoint(db: SqliteDatabase): LogPosition | null {
 
 function writePointer(dir: string, file: string): void {
   const tmp = join(dir, `${POINTER}.tmp`);
-  writeFileSync(tmp, file);
+  writeFileSync(tmp, file, { mode: PRIVATE_FILE_MODE });
+  // `mode` applies only when the file is created; a leftover tmp file from a crash keeps its old mode otherwise.
+  restrictFile(tmp);
   renameSync(tmp, join(dir, POINTER));
 }
 
