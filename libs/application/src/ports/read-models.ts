@@ -41,8 +41,9 @@ export interface TenantReadModel {
 export interface ApplicationReadModel {
   findByKeyHash(keyHash: string): Promise<ApplicationDocument | null>;
   /**
-   * Optional: a number that changes whenever any application document changes in this process's view. Lets callers
-   * cache key lookups safely; adapters whose documents another process writes leave it out.
+   * Optional: a number that changes whenever any application or tenant document changes, whoever wrote it (this
+   * process's projector or another process's). Lets callers cache key lookups safely; an adapter that cannot see
+   * another writer's changes cheaply leaves it out.
    */
   changeStamp?(): number;
   get(tenantId: string, id: string): Promise<ApplicationDocument | null>;

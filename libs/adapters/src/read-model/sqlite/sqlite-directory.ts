@@ -44,9 +44,12 @@ export class SqliteTenantReadModel implements TenantReadModel {
 export class SqliteApplicationReadModel implements ApplicationReadModel {
   constructor(private readonly model: SqliteReadModel) {}
 
-  /** Only this process's projector writes the embedded read model, so its own commit count is the whole story. */
+  /**
+   * Moves with every application or tenant change, by this process's projector or another's: the authenticator caches
+   * key lookups under it, and both an application (its key, its permissions) and its tenant decide whether a key works.
+   */
   changeStamp(): number {
-    return this.model.changeStamp('applications');
+    return this.model.changeStamp('applications') + this.model.changeStamp('tenants');
   }
 
   async findByKeyHash(keyHash: string): Promise<ApplicationDocument | null> {

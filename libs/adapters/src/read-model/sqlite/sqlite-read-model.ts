@@ -26,6 +26,9 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private readonly statistics = new PlannerStatistics();
   private readonly stamps = new Map<string, number>();
   private swaps = 0;
+  /** Commits to the live file by other connections (another process's projector), as seen through data_version. */
+  private foreignCommits = 0;
+  private dataVersion: number | null = null;
 
   private constructor(
     private readonly dir: string,
@@ -79,9 +82,24 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     for (const change of changes) this.stamps.set(change.collection, (this.stamps.get(change.collection) ?? 0) + 1);
   }
 
-  /** Changes whenever a document of `collection` is committed by this process, or a rebuilt file is swapped in. */
+  /**
+   * Changes whenever a document of `collection` is committed by this process, whenever another process commits
+   * anything to the live file (VAULT_PROJECTOR=external: apps/projector writes, this process only reads), or when a
+   * rebuilt file is swapped in. Every term only grows, so any change moves the sum.
+   */
   changeStamp(collection: string): number {
-    return (this.stamps.get(collection) ?? 0) + this.swaps * 1_000_000_007;
+    this.noticeForeignCommits();
+    return (this.stamps.get(collection) ?? 0) + this.foreignCommits + this.swaps * 1_000_000_007;
+  }
+
+  /**
+   * SQLite's data_version moves when another connection has committed to the file since this connection last asked
+   * (never for its own commits). Which collections it touched is unknown, so every collection's stamp moves.
+   */
+  private noticeForeignCommits(): void {
+    const { data_version } = statement(this.db, 'PRAGMA data_version').get() as { data_version: number };
+    if (this.dataVersion !== null && data_version !== this.dataVersion) this.foreignCommits += 1;
+    this.dataVersion = data_version;
   }
 
   async createRebuildTarget(): Promise<RebuildTarget> {
@@ -132,6 +150,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     this.db = this.openFile(next);
     this.file = next;
     this.swaps += 1;
+    this.dataVersion = null;
     oldDb.close();
     removeDatabaseFiles(this.dir, old);
     return true;
