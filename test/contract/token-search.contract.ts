@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { ProjectionStore, TokenDocument, TokenSearchIndex } from '@vault/application';
-import { evaluateQuery, parseQuery, QueryNode, SearchableToken } from '@vault/domain';
+import { evaluateQuery, parseQuery, QueryNode, SearchableToken, tokenKey } from '@vault/domain';
 import { queryNodeArbitrary, searchableTokenArbitrary } from '../../libs/domain/src/token-search/query.arbitrary';
 
 export interface TokenSearchUnderTest {
@@ -50,7 +50,7 @@ export function describeTokenSearchContract(
     const put = async (docs: TokenDocument[]) => {
       position += 1n;
       await under.projectionStore.commit(
-        docs.map((doc) => ({ collection: 'tokens', id: doc.id, revision: 0n, doc: doc as unknown as Record<string, unknown> })),
+        docs.map((doc) => ({ collection: 'tokens', id: tokenKey(doc.tenant_id, doc.id), revision: 0n, doc: doc as unknown as Record<string, unknown> })),
         { commit: position, prepare: position },
       );
     };
@@ -231,9 +231,26 @@ export function describeTokenSearchContract(
 
       it('forgets a deleted token', async () => {
         position += 1n;
-        await under.projectionStore.commit([{ collection: 'tokens', id: id('card'), revision: 1n, doc: null }], { commit: position, prepare: position });
+        await under.projectionStore.commit([{ collection: 'tokens', id: tokenKey(tenant, id('card')), revision: 1n, doc: null }], { commit: position, prepare: position });
         expect(await under.tokens.get(tenant, id('card'), NOW)).toBeNull();
         expect((await under.tokens.search({ tenantId: tenant, query: parseQuery('type:card_number'), now: NOW, page: 1, size: 20 })).total).toBe(0);
+      });
+
+      it('keeps tokens of two tenants that share an id apart: each tenant reads, finds and loses only its own', async () => {
+        const shared = randomUUID();
+        const mine = aTokenDocument({ id: shared, tenant_id: tenant, metadata: { owner: 'mine' } });
+        const theirs = aTokenDocument({ id: shared, tenant_id: other, metadata: { owner: 'theirs' } });
+        await put([mine, theirs]);
+        const loaded = await under.projectionStore.load('tokens', [tokenKey(tenant, shared), tokenKey(other, shared)]);
+        expect([...loaded.keys()].sort()).toEqual([tokenKey(tenant, shared), tokenKey(other, shared)].sort());
+        expect((await under.tokens.get(tenant, shared, NOW))?.metadata).toEqual({ owner: 'mine' });
+        expect((await under.tokens.get(other, shared, NOW))?.metadata).toEqual({ owner: 'theirs' });
+        const byId = await under.tokens.search({ tenantId: other, query: parseQuery(`id:${shared}`), now: NOW, page: 1, size: 20 });
+        expect(byId.items.map((d) => d.metadata)).toEqual([{ owner: 'theirs' }]);
+        position += 1n;
+        await under.projectionStore.commit([{ collection: 'tokens', id: tokenKey(other, shared), revision: 1n, doc: null }], { commit: position, prepare: position });
+        expect(await under.tokens.get(other, shared, NOW)).toBeNull();
+        expect((await under.tokens.get(tenant, shared, NOW))?.metadata).toEqual({ owner: 'mine' });
       });
     });
 

@@ -212,13 +212,13 @@ describe('expiry sweep', () => {
       const deadline = Date.now() + 5000;
       let deleted: Array<{ type: string; data: unknown }> = [];
       while (Date.now() < deadline) {
-        deleted = (await events.readStream(`token-${created.body.id}`)).filter((e: { type: string }) => e.type === 'TokenDeleted');
+        deleted = (await events.readStream(`token-${created.body.tenant_id}_${created.body.id}`)).filter((e: { type: string }) => e.type === 'TokenDeleted');
         if (deleted.length) break;
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(deleted).toHaveLength(1);
       expect(deleted[0].data).toMatchObject({ reason: 'expired', deleted_by: 'expiry-sweep' });
-      const [createdEvent] = await events.readStream(`token-${created.body.id}`);
+      const [createdEvent] = await events.readStream(`token-${created.body.tenant_id}_${created.body.id}`);
       await expect(test.app.get(TOKEN_CRYPTO).decrypt(created.body.tenant_id, created.body.id, (createdEvent.data as { encrypted: never }).encrypted)).rejects.toThrow(/cannot be decrypted/);
       expect((await test.http().get(`/tokens/${kept.body.id}`).set('SVC-API-KEY', key)).status).toBe(200);
     } finally {

@@ -102,7 +102,7 @@ describe('data at rest', () => {
     expect((await test.http().post('/tokens/search').set('SVC-API-KEY', key).send({ query: `id:${id}` })).body.pagination.total_items).toBe(0);
 
     const events = new Database(join(test.dataDir, 'events.sqlite'), { readonly: true });
-    const row = events.prepare("SELECT data FROM events WHERE stream_id = ? AND type = 'TokenCreated'").get(`token-${id}`) as { data: string };
+    const row = events.prepare("SELECT data FROM events WHERE stream_id = ? AND type = 'TokenCreated'").get(`token-${created.body.tenant_id}_${id}`) as { data: string };
     events.close();
     const envelope = JSON.parse(row.data).encrypted as EncryptedData;
     expect(envelope.ciphertext).toEqual(expect.any(String));
@@ -118,7 +118,7 @@ describe('data at rest', () => {
       // A token that still exists decrypts with the same tools, so the failure above is the shredding, not the setup.
       const alive = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'keep me' });
       const db = new Database(join(test.dataDir, 'events.sqlite'), { readonly: true });
-      const aliveRow = db.prepare("SELECT data FROM events WHERE stream_id = ? AND type = 'TokenCreated'").get(`token-${alive.body.id}`) as { data: string };
+      const aliveRow = db.prepare("SELECT data FROM events WHERE stream_id = ? AND type = 'TokenCreated'").get(`token-${alive.body.tenant_id}_${alive.body.id}`) as { data: string };
       db.close();
       expect(await crypto.decrypt(tenantId, alive.body.id, JSON.parse(aliveRow.data).encrypted)).toBe('"keep me"');
     } finally {

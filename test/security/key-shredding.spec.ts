@@ -8,6 +8,7 @@ import {
   Projector,
   ProjectionSet,
   type DocumentChange,
+  type EventToAppend,
   type LogPosition,
   type ProjectionStore,
 } from '@vault/application';
@@ -34,7 +35,7 @@ class FailingFirst implements ProjectionStore {
   }
 }
 
-const deleted = (id: string) => ({
+const deleted = (id: string): EventToAppend => ({
   type: 'TokenDeleted',
   data: { id, tenant_id: TENANT, reason: 'requested', deleted_by: 'app', deleted_at: '2026-01-01T00:00:00.000Z' },
   metadata: { tenant_id: TENANT, actor: { type: 'application', id: 'app' }, timestamp: '2026-01-01T00:00:00.000Z', correlation_id: 'c' },
@@ -62,7 +63,7 @@ describe('key shredding', () => {
   it('destroys the key of a token deleted while no shredder ran, from its checkpoint, once', async () => {
     await putKey('t1');
     await putKey('t2');
-    const { position } = await events.append(tokenStream('t1'), [deleted('t1')], 'any');
+    const { position } = await events.append(tokenStream(TENANT, 't1'), [deleted('t1')], 'any');
     const shredder = new Projector(events, new KeyShreddingStore(keys), new ProjectionSet([keyShreddingProjection]), silent);
     await shredder.start();
     expect(await shredder.waitFor(position, 5000)).toBe(true);
@@ -75,7 +76,7 @@ describe('key shredding', () => {
     const again = new Projector(events, new KeyShreddingStore(keys), new ProjectionSet([keyShreddingProjection]), silent);
     await again.start();
     expect(await keyOf('t1')).not.toBeNull();
-    const later = await events.append(tokenStream('t2'), [deleted('t2')], 'any');
+    const later = await events.append(tokenStream(TENANT, 't2'), [deleted('t2')], 'any');
     expect(await again.waitFor(later.position, 5000)).toBe(true);
     expect(await keyOf('t2')).toBeNull();
     await again.stop();
@@ -86,7 +87,7 @@ describe('key shredding', () => {
     const store = new FailingFirst(new KeyShreddingStore(keys), 1);
     const shredder = new Projector(events, store, new ProjectionSet([keyShreddingProjection]), silent);
     await shredder.start();
-    const { position } = await events.append(tokenStream('t3'), [deleted('t3')], 'any');
+    const { position } = await events.append(tokenStream(TENANT, 't3'), [deleted('t3')], 'any');
     // The first commit fails; the projector retries from its checkpoint a second later.
     expect(await shredder.waitFor(position, 5000)).toBe(true);
     expect(store.commits).toBeGreaterThanOrEqual(2);

@@ -76,7 +76,7 @@ export class TokensService {
     const id = valid.id ?? this.ids.newId();
     const outcome = await this.runner.run(
       aggregate,
-      tokenStream(id),
+      tokenStream(tenantId, id),
       async (state): Promise<TokenCommand> => {
         // Checked before sealing, so a conflicting id never leaves a data key behind.
         if (state && state.status !== 'absent') throw new DomainError('conflict', 'A token with this id already exists.');
@@ -100,7 +100,7 @@ export class TokensService {
     let responseRule: AccessRule | null = null;
     const outcome = await this.runner.run(
       aggregate,
-      tokenStream(id),
+      tokenStream(principal.tenantId, id),
       async (state): Promise<TokenCommand> => {
         const current = visibleToken(state ?? initialTokenState(), principal.tenantId, ctx.now);
         const updateRule = current && ruleFor(rules, current.containers, 'token:update');
@@ -125,7 +125,7 @@ export class TokensService {
     const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
     const outcome = await this.runner.run(
       aggregate,
-      tokenStream(id),
+      tokenStream(principal.tenantId, id),
       (state): TokenCommand => {
         const current = visibleToken(state ?? initialTokenState(), principal.tenantId, ctx.now);
         if (!current || !ruleFor(rules, current.containers, 'token:delete')) throw notFound('Token');
@@ -140,7 +140,7 @@ export class TokensService {
   async expire(ctx: CommandContext, tenantId: string, id: string): Promise<void> {
     const outcome = await this.runner.run(
       aggregate,
-      tokenStream(id),
+      tokenStream(tenantId, id),
       { type: 'DeleteToken', data: { id, reason: 'expired' } } as TokenCommand,
       { ...ctx, tenantId },
     );

@@ -43,7 +43,8 @@ export const decideToken = (command: TokenCommand, state: TokenState, ctx: Comma
 };
 
 const create = ({ data: { id, content } }: CreateToken, state: TokenState, ctx: CommandContext, tenantId: string) => {
-  // A deleted id stays taken; another tenant's id is taken too, since ids are global (API.md: taken → 409).
+  // A deleted id stays taken within the tenant (API.md: taken → 409). The stream is the tenant's own, so another
+  // tenant's token with this id is not in this state at all: its id is as free here as an unused one.
   if (state.status !== 'absent') throw conflict(`A token with id ${id} already exists.`);
   assertExpiryInFuture(content.expires_at, ctx);
   const event: TokenEvent = {

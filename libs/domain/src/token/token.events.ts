@@ -72,5 +72,17 @@ export const isTokenEvent = (event: DomainEvent): event is TokenEvent =>
 
 export const TOKEN_STREAM_PREFIX = 'token-';
 
-/** One stream per token id; ids are unique across tenants, the tenant lives in the events and their metadata. */
-export const tokenStream = (id: string): string => TOKEN_STREAM_PREFIX + id;
+/**
+ * Token ids are scoped to their tenant (API.md: an id used in another tenant is as free as an unused one), so a token's
+ * key everywhere (its stream, its read-model documents) is the tenant and the id together. Token ids are UUIDs, so the
+ * last `_` separates them.
+ */
+export const tokenKey = (tenantId: string, id: string): string => `${tenantId}_${id}`;
+
+export const parseTokenKey = (key: string): { tenantId: string; id: string } => {
+  const at = key.lastIndexOf('_');
+  return { tenantId: key.slice(0, at), id: key.slice(at + 1) };
+};
+
+/** One stream per token of a tenant. */
+export const tokenStream = (tenantId: string, id: string): string => TOKEN_STREAM_PREFIX + tokenKey(tenantId, id);

@@ -3,7 +3,7 @@
 // The tenant and expiry conditions are always their own elements of `filter`, so no compiled query can widen them,
 // and every hit's raw tenant is checked again before anything is returned.
 import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '@vault/application';
-import type { QueryNode } from '@vault/domain';
+import { parseTokenKey, tokenKey, type QueryNode } from '@vault/domain';
 import type { RecordAny } from 'meilisearch';
 import { meiliQuote, type MeiliCollection } from './meili-collection';
 import type { MeiliReadModel } from './meili-read-model';
@@ -63,7 +63,9 @@ export class MeiliTokenSearchIndex implements TokenSearchIndex {
   async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
     const idFilter = `id_x = ${meiliQuote(meiliExactKey(id.toLowerCase()))}`;
     const hits = await this.model.find(COLLECTION, [meiliTokenTenantFilter(tenantId), meiliTokenLiveFilter(now), idFilter]);
-    const hit = hits.find((h) => ownedBy(tenantId)(h) && typeof h.id === 'string' && h.id.toLowerCase() === id.toLowerCase());
+    // The document id is the token's key: its tenant and its id (ids are unique within a tenant only).
+    const key = tokenKey(tenantId, id.toLowerCase());
+    const hit = hits.find((h) => ownedBy(tenantId)(h) && h.id === key);
     return hit ? toToken(hit) : null;
   }
 
@@ -88,6 +90,6 @@ export class MeiliTokenSearchIndex implements TokenSearchIndex {
       limit,
       attributesToRetrieve: ['id', 'tenant_id'],
     });
-    return response.hits.map((hit) => ({ id: hit.id as string, tenant_id: hit.tenant_id as string }));
+    return response.hits.map((hit) => ({ id: parseTokenKey(hit.id as string).id, tenant_id: hit.tenant_id as string }));
   }
 }

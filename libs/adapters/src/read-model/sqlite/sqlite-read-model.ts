@@ -18,6 +18,13 @@ import type { SqliteCollection } from './sqlite-collection';
 
 const POINTER = 'CURRENT';
 
+/**
+ * The layout of the read model's tables (PRAGMA user_version). A file of another layout is never opened for writing:
+ * start-up builds a fresh one from the event log instead (the projector replays from the start), and deletes the old.
+ * 2: token rows are unique per (tenant_id, id).
+ */
+export const READ_MODEL_SCHEMA_VERSION = 2;
+
 export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private db: SqliteDatabase;
   private file: string;
@@ -47,9 +54,12 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     ensurePrivateDir(dir);
     const pointer = join(dir, POINTER);
     restrictFile(pointer);
-    const file = existsSync(pointer) ? readFileSync(pointer, 'utf8').trim() : 'readmodel-0.sqlite';
+    const current = existsSync(pointer) ? readFileSync(pointer, 'utf8').trim() : 'readmodel-0.sqlite';
+    const outdated = hasOtherSchema(join(dir, current));
+    const file = outdated ? `readmodel-${Date.now()}.sqlite` : current;
     const model = new SqliteReadModel(dir, collections, file);
-    if (!existsSync(pointer)) writePointer(dir, file);
+    if (!existsSync(pointer) || outdated) writePointer(dir, file);
+    if (outdated) removeDatabaseFiles(dir, current);
     return model;
   }
 
@@ -183,9 +193,23 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
       db.exec(collection.schema);
       if (collection.deferredIndexes && !options.deferIndexes) db.exec(collection.deferredIndexes);
     }
+    db.pragma(`user_version = ${READ_MODEL_SCHEMA_VERSION}`);
     // Old files (and a read model filled before statistics existed) get fresh ones at open.
     analyze(db);
     return db;
+  }
+}
+
+/** Whether `path` is a read model file written with another table layout (an empty or missing file is not). */
+function hasOtherSchema(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const db = openDatabase(path, { readonly: true });
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const tables = (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+    return tables > 0 && version !== READ_MODEL_SCHEMA_VERSION;
+  } finally {
+    db.close();
   }
 }
 

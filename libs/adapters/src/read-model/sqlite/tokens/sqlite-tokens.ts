@@ -1,7 +1,7 @@
 // Tokens in the embedded read model: one row per token (no plaintext: the encrypted envelope stays inside `doc`) and one
 // `token_terms` row per container, metadata pair and data-search hash, which the search compiler queries by index.
 import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '@vault/application';
-import type { QueryNode } from '@vault/domain';
+import { parseTokenKey, type QueryNode } from '@vault/domain';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
@@ -14,7 +14,7 @@ const SELECTIVE_LIMIT = 2000;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tokens (
   rowid INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
+  id TEXT NOT NULL,
   tenant_id TEXT NOT NULL,
   type TEXT NOT NULL,
   fingerprint TEXT NOT NULL,
@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS tokens (
   modified_at_ms INTEGER,
   expires_at_ms INTEGER,
   revision INTEGER NOT NULL,
-  doc TEXT NOT NULL
+  doc TEXT NOT NULL,
+  -- Token ids are unique within a tenant only.
+  UNIQUE (tenant_id, id)
 );
 CREATE TABLE IF NOT EXISTS token_terms (
   tenant_id TEXT NOT NULL,
@@ -53,16 +55,16 @@ function prepare(db: SqliteDatabase) {
     upsert: db.prepare(
       `INSERT INTO tokens (id, tenant_id, type, fingerprint, created_by_l, created_at_ms, modified_by_l, modified_at_ms, expires_at_ms, revision, doc)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET tenant_id = excluded.tenant_id, type = excluded.type, fingerprint = excluded.fingerprint,
+       ON CONFLICT (tenant_id, id) DO UPDATE SET type = excluded.type, fingerprint = excluded.fingerprint,
          created_by_l = excluded.created_by_l, created_at_ms = excluded.created_at_ms, modified_by_l = excluded.modified_by_l,
          modified_at_ms = excluded.modified_at_ms, expires_at_ms = excluded.expires_at_ms, revision = excluded.revision, doc = excluded.doc
        RETURNING rowid`,
     ),
-    rowidOf: db.prepare('SELECT rowid FROM tokens WHERE id = ?'),
+    rowidOf: db.prepare('SELECT rowid FROM tokens WHERE tenant_id = ? AND id = ?'),
     deleteToken: db.prepare('DELETE FROM tokens WHERE rowid = ?'),
     deleteTerms: db.prepare('DELETE FROM token_terms WHERE token_rowid = ?'),
     insertTerm: db.prepare('INSERT INTO token_terms (tenant_id, field, value, token_rowid) VALUES (?, ?, ?, ?)'),
-    get: db.prepare('SELECT doc FROM tokens WHERE id = ? AND tenant_id = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)'),
+    get: db.prepare('SELECT doc FROM tokens WHERE tenant_id = ? AND id = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)'),
     expired: db.prepare('SELECT id, tenant_id FROM tokens WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ? ORDER BY expires_at_ms, id LIMIT ?'),
   };
 }
@@ -90,11 +92,12 @@ export const tokensTable: SqliteCollection = {
   name: 'tokens',
   schema: SCHEMA,
   deferredIndexes: QUERY_INDEXES,
-  upsert(db, id, revision, raw) {
+  /** `key` is the projection's document key (tenant and id); the row stores both apart, from the document. */
+  upsert(db, _key, revision, raw) {
     const doc = raw as unknown as TokenDocument;
     const s = statementsFor(db);
     const { rowid } = s.upsert.get(
-      id.toLowerCase(),
+      doc.id.toLowerCase(),
       doc.tenant_id,
       doc.type.toLowerCase(),
       doc.fingerprint,
@@ -109,17 +112,25 @@ export const tokensTable: SqliteCollection = {
     s.deleteTerms.run(rowid);
     for (const [field, value] of termsOf(doc)) s.insertTerm.run(doc.tenant_id, field, value, rowid);
   },
-  remove(db, id) {
+  remove(db, key) {
     const s = statementsFor(db);
-    const row = s.rowidOf.get(id.toLowerCase()) as { rowid: number } | undefined;
+    const { tenantId, id } = parseTokenKey(key);
+    const row = s.rowidOf.get(tenantId, id.toLowerCase()) as { rowid: number } | undefined;
     if (!row) return;
     s.deleteTerms.run(row.rowid);
     s.deleteToken.run(row.rowid);
   },
-  load(db, ids) {
-    if (ids.length === 0) return [];
-    return statement(db, 'SELECT id, revision, doc FROM tokens WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(ids.map((id) => id.toLowerCase()))) as Array<{ id: string; revision: number; doc: string }>;
+  load(db, keys) {
+    if (keys.length === 0) return [];
+    const pairs = keys.map((key) => {
+      const { tenantId, id } = parseTokenKey(key);
+      return { key, tenant: tenantId, id: id.toLowerCase() };
+    });
+    return statement(
+      db,
+      `SELECT json_extract(k.value, '$.key') AS id, t.revision, t.doc FROM json_each(?) k
+       JOIN tokens t ON t.tenant_id = json_extract(k.value, '$.tenant') AND t.id = json_extract(k.value, '$.id')`,
+    ).all(JSON.stringify(pairs)) as Array<{ id: string; revision: number; doc: string }>;
   },
 };
 
@@ -148,7 +159,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   }
 
   async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
-    const row = statementsFor(this.model.database).get.get(id.toLowerCase(), tenantId, now) as { doc: string } | undefined;
+    const row = statementsFor(this.model.database).get.get(tenantId, id.toLowerCase(), now) as { doc: string } | undefined;
     return row ? JSON.parse(row.doc) : null;
   }
 
