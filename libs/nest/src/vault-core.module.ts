@@ -123,9 +123,9 @@ export class VaultCoreModule {
         },
         {
           provide: TenantsService,
-          inject: [CommandRunner, ApplicationsService, READ_MODELS],
-          useFactory: (runner: CommandRunner, apps: ApplicationsService, rm: ReadModels) =>
-            new TenantsService(runner, apps, rm.tenants, uuidGenerator, systemClock),
+          inject: [CommandRunner, EVENT_STORE, ApplicationsService, READ_MODELS],
+          useFactory: (runner: CommandRunner, events: EventStore, apps: ApplicationsService, rm: ReadModels) =>
+            new TenantsService(runner, events, apps, rm.tenants, uuidGenerator, systemClock),
         },
         { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
         // Data keys live apart from the event log so that destroying one shreds every copy of a token's data.
@@ -185,7 +185,7 @@ export class VaultCoreModule {
         {
           provide: Authenticator,
           inject: [READ_MODELS],
-          useFactory: (rm: ReadModels) => new Authenticator(rm.applications, apiKeys, systemClock),
+          useFactory: (rm: ReadModels) => new Authenticator(rm.applications, rm.tenants, apiKeys, systemClock),
         },
         Shutdown,
       ],

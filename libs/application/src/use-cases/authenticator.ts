@@ -1,18 +1,23 @@
-// Turns an API key into a principal: unknown, revoked (regenerated or deleted) and expired keys are all "not authenticated".
+// Turns an API key into a principal: unknown, revoked (regenerated or deleted) and expired keys are all "not authenticated",
+// and so is the key of an application whose tenant does not exist (a tenant creation interrupted before TenantCreated).
 import { DomainError, effectivePermissions } from '@vault/domain';
-import type { ApplicationDocument, ApplicationReadModel } from '../ports/read-models';
+import type { ApplicationDocument, ApplicationReadModel, TenantReadModel } from '../ports/read-models';
 import type { ApiKeys, Clock } from '../ports/system';
 import type { Principal } from './principal';
 
 const CACHE_SIZE = 10_000;
 
 export class Authenticator {
-  /** Key hash → application, valid while the read model's change stamp is unchanged (any application change clears it). */
+  /**
+   * Key hash → application, valid while the read model's change stamp is unchanged (any application or tenant change,
+   * by any process, clears it).
+   */
   private readonly cache = new Map<string, ApplicationDocument | null>();
   private cacheStamp: number | null = null;
 
   constructor(
     private readonly applications: ApplicationReadModel,
+    private readonly tenants: TenantReadModel,
     private readonly keys: ApiKeys,
     private readonly clock: Clock,
   ) {}
@@ -36,18 +41,25 @@ export class Authenticator {
 
   private async lookup(keyHash: string): Promise<ApplicationDocument | null> {
     const stamp = this.applications.changeStamp?.();
-    if (stamp === undefined) return this.applications.findByKeyHash(keyHash);
+    if (stamp === undefined) return this.find(keyHash);
     if (stamp !== this.cacheStamp) {
       this.cache.clear();
       this.cacheStamp = stamp;
     }
     if (this.cache.has(keyHash)) return this.cache.get(keyHash)!;
-    const app = await this.applications.findByKeyHash(keyHash);
+    const app = await this.find(keyHash);
     // Only known keys are cached: unknown ones must not let a flood of random keys evict the real ones.
     if (app) {
       if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(keyHash, app);
     }
     return app;
+  }
+
+  /** The key's application, if its tenant exists: the tenant is written last, so this is what makes a new key usable. */
+  private async find(keyHash: string): Promise<ApplicationDocument | null> {
+    const app = await this.applications.findByKeyHash(keyHash);
+    if (!app) return null;
+    return (await this.tenants.get(app.tenant_id)) ? app : null;
   }
 }

@@ -24,11 +24,15 @@ export function evolveTenant(_state: TenantState | null, event: TenantEvent): Te
 }
 
 export function decideTenant(command: TenantCommand, state: TenantState | null, ctx: CommandContext): TenantEvent[] {
-  if (state) throw new DomainError('conflict', 'A tenant with this id already exists.');
   const errors = new FieldErrorCollector();
   const name = command.name.trim();
   if (name.length < 1 || name.length > 200) errors.add('name', 'name must be 1 to 200 characters long');
   errors.throwIfAny();
+  // The same creation again (the bootstrap's fixed id, retried after a crash or by two start-ups at once) is done already.
+  if (state) {
+    if (state.id === command.id && state.name === name) return [];
+    throw new DomainError('conflict', 'A tenant with this id already exists.');
+  }
   return [
     {
       type: 'TenantCreated',
