@@ -40,8 +40,12 @@ export const tokenSchemas = {
       metadata: { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 50 },
       search_indexes: { type: 'array', items: { type: 'string' }, description: 'Liquid expressions; each must yield one non-empty value (else 400). Not for card_number.' },
       fingerprint_expression: { type: 'string' },
-      mask: { type: 'string' },
-      deduplicate_token: { type: 'boolean', description: 'Return the existing token with the same type and fingerprint (200) instead of creating one' },
+      mask: { type: 'string', description: 'Liquid expression; one that evaluates to the whole data (with or without delimiters) is a 400' },
+      deduplicate_token: {
+        type: 'boolean',
+        description:
+          "Return the existing token with the same type and fingerprint (200) instead of creating one, when one of the caller's rules grants token:create on one of the EXISTING token's containers (shown under that rule); otherwise a new token is created (201)",
+      },
       expires_at: { type: 'string', format: 'date-time' },
     },
   },
@@ -64,7 +68,7 @@ export const tokenPaths = {
       responses: {
         '201': { description: 'Created', content: json(ref) },
         '200': { description: 'deduplicate_token found an existing token', content: json(ref) },
-        '409': { description: 'The id is taken', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        '409': { description: 'The id is taken in this tenant (ids of other tenants do not count)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
         ...bodyErrors,
         ...authErrors,
       },
@@ -94,11 +98,20 @@ export const tokenPaths = {
     },
     patch: {
       summary: 'Update a token with a JSON merge patch (token:update)',
+      description:
+        "Changing mask, search_indexes or fingerprint_expression without new `data` needs the caller's token:update rule for the token to be `reveal` (else 403 naming the field). Changing containers without new `data` is a 403 when any of the caller's rules would then show the token more revealingly than before.",
       requestBody: {
         required: true,
         content: { 'application/merge-patch+json': { schema: { type: 'object' }, example: { metadata: { customer: null, region: 'eu' } } } },
       },
-      responses: { '200': { description: 'The updated token', content: json(ref) }, '404': { $ref: '#/components/responses/NotFound' }, '409': { $ref: '#/components/responses/Conflict' }, ...bodyErrors, ...authErrors },
+      responses: {
+        '200': { description: 'The updated token', content: json(ref) },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '409': { $ref: '#/components/responses/Conflict' },
+        ...bodyErrors,
+        ...authErrors,
+        '403': { description: 'The key lacks token:update, or the patch would reveal more than its rule shows', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+      },
     },
     delete: {
       summary: 'Delete a token; its data key is destroyed (token:delete)',

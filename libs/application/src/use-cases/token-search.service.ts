@@ -1,6 +1,6 @@
 // POST /tokens/search: parse the query, hash its data values, AND it with the access-rule container scope, search.
 // The scope is part of the query the index runs, so tokens no rule covers are neither returned nor counted.
-import { accessScope, effectiveRules, normalizeSearchValue, parseQuery, QueryNode, ruleFor, TokenCrypto } from '@vault/domain';
+import { accessScope, DomainError, effectiveRules, normalizeSearchValue, parseQuery, QueryNode, ruleFor, TokenCrypto } from '@vault/domain';
 import type { Page } from '../ports/read-models';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import type { Principal } from './principal';
@@ -30,10 +30,14 @@ export class TokenSearchService {
       page.items.map((token) => {
         // The scope guarantees a rule grants token:search on one of the token's containers.
         const rule = ruleFor(rules, token.containers, 'token:search')!;
-        return toTokenView(token, rule, this.crypto);
+        // A token whose key a delete in flight has just shredded is left out, not a failed search.
+        return toTokenView(token, rule, this.crypto).catch((error: unknown) => {
+          if (error instanceof DomainError && error.kind === 'not_found') return null;
+          throw error;
+        });
       }),
     );
-    return { total: page.total, items };
+    return { total: page.total, items: items.filter((item): item is TokenView => item !== null) };
   }
 
   /** The read model holds keyed hashes of normalised values only, so `data:` values are hashed the same way. */

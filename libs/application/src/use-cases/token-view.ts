@@ -1,5 +1,5 @@
 // A token as the API returns it: every field but the encrypted envelope and the hashes, and `data` per the access rule.
-import { AccessRule, applyTransform, JsonValue, TokenCrypto, TokenRecord } from '@vault/domain';
+import { AccessRule, applyTransform, DataKeyUnavailableError, JsonValue, notFound, TokenCrypto, TokenRecord } from '@vault/domain';
 
 export interface TokenView {
   id: string;
@@ -22,8 +22,8 @@ export interface TokenView {
 /** Decrypts only what the rule's transform shows: the data for reveal, the sealed mask for mask, nothing for redact. */
 export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: TokenCrypto): Promise<TokenView> {
   const data = applyTransform(rule, token, {
-    plaintext: rule.transform === 'reveal' ? await crypto.decrypt(token.tenant_id, token.id, token.encrypted) : undefined,
-    mask: rule.transform === 'mask' && token.masked !== null ? await crypto.decrypt(token.tenant_id, token.id, token.masked, 'mask') : null,
+    plaintext: rule.transform === 'reveal' ? await open(crypto, token, token.encrypted, 'data') : undefined,
+    mask: rule.transform === 'mask' && token.masked !== null ? await open(crypto, token, token.masked, 'mask') : null,
   });
   const view: TokenView = {
     id: token.id,
@@ -43,4 +43,14 @@ export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: 
     ...(token.modified_at === null ? {} : { modified_at: token.modified_at }),
   };
   return view;
+}
+
+/** A key already shredded while the read model still lists the token (a delete in flight): the token is gone. */
+async function open(crypto: TokenCrypto, token: TokenRecord, sealed: TokenRecord['encrypted'], purpose: 'data' | 'mask'): Promise<string> {
+  try {
+    return await crypto.decrypt(token.tenant_id, token.id, sealed, purpose);
+  } catch (error) {
+    if (error instanceof DataKeyUnavailableError) throw notFound('Token');
+    throw error;
+  }
 }
