@@ -25,6 +25,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): SqliteDat
     db.pragma('wal_autocheckpoint = 4000');
   }
   db.pragma('foreign_keys = ON');
+  // Freed cells and pages are zeroed: what a delete or an update removes does not linger in the file's free space.
+  if (!options.readonly) db.pragma('secure_delete = ON');
   return db;
 }
 
