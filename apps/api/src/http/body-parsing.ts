@@ -1,27 +1,63 @@
-// JSON bodies only: 415 for another media type, 400 for invalid JSON or a non-object, 413 past 1 MiB.
-import { json, NextFunction, Request, Response } from 'express';
+// JSON bodies only: 415 for another media type or charset, 413 past 1 MiB, 400 for invalid JSON, a body nesting more
+// than 64 deep, or a non-object. Nothing after this middleware sees a body that could overflow a recursive walker.
+import { NextFunction, raw, Request, Response } from 'express';
+import { readJsonText } from './json-text';
 import { problem } from './problem';
 
 const LIMIT = '1mb';
-const JSON_TYPES = ['application/json', 'application/merge-patch+json', 'application/*+json'];
 
-const parse = json({ limit: LIMIT, type: JSON_TYPES, strict: false });
+/** The media types are checked below, before reading; body-parser only reads (and inflates) the bytes. */
+const readBytes = raw({ limit: LIMIT, type: () => true });
+
+/** Errors of body-parser's reading step, by their `type`: answered here, each with a fixed text. */
+const READ_ERRORS: Record<string, [number, string]> = {
+  'entity.too.large': [413, 'The request body is larger than 1 MiB.'],
+  'encoding.unsupported': [415, 'The request body encoding is not supported.'],
+  'request.size.invalid': [400, 'The request body is shorter or longer than its Content-Length.'],
+  'request.aborted': [400, 'The request was aborted before its body was read.'],
+};
 
 export function jsonBodies(req: Request, res: Response, next: NextFunction): void {
   if (!hasBody(req)) return next();
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const [mediaType, ...parameters] = (req.headers['content-type'] ?? '').split(';').map((part) => part.trim().toLowerCase());
   const allowed = req.method === 'PATCH' ? ['application/merge-patch+json', 'application/json'] : ['application/json'];
-  if (!allowed.includes(type)) {
+  if (!allowed.includes(mediaType)) {
     send(res, 415, `The request body must be ${allowed.join(' or ')}.`);
     return;
   }
-  parse(req, res, (error?: unknown) => {
-    if (error) return next(error);
-    const body: unknown = req.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      send(res, 400, 'The request body must be a JSON object.', { body: ['must be a JSON object'] });
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    send(res, 415, 'The request body must be encoded as UTF-8.');
+    return;
+  }
+  readBytes(req, res, (error?: unknown) => {
+    if (error) {
+      // Their messages may quote the request (a charset, a zlib complaint): only fixed texts are answered.
+      const { type, statusCode } = error as { type?: string; statusCode?: number };
+      const known = Object.hasOwn(READ_ERRORS, type ?? '') ? READ_ERRORS[type!] : null;
+      if (known) send(res, known[0], known[1]);
+      else if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) send(res, statusCode, 'The request body cannot be read.');
+      else next(error);
       return;
     }
+    const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    // An empty chunked body is no body, as a Content-Length of 0 is.
+    if (bytes.length === 0) {
+      req.body = undefined;
+      return next();
+    }
+    const text = bytes.toString('utf8');
+    const read = readJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    if (!read.ok) {
+      send(res, 400, 'The request body cannot be read.', { body: [`body ${read.problem}`] });
+      return;
+    }
+    const body = read.value;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      send(res, 400, 'The request body must be a JSON object.', { body: ['body must be a JSON object'] });
+      return;
+    }
+    req.body = body;
     next();
   });
 }

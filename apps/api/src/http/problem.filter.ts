@@ -14,12 +14,17 @@ const STATUS: Record<DomainErrorKind, number> = {
   unprocessable: 422,
 };
 
-/** Errors raised by body parsing (body-parser) carry these types. */
-const BODY_ERRORS: Record<string, number> = {
-  'entity.too.large': 413,
-  'entity.parse.failed': 400,
-  'encoding.unsupported': 415,
-  'charset.unsupported': 415,
+/**
+ * Fixed texts for HttpExceptions that are not ours: Nest's unknown-route 404 and the errors it maps from Express
+ * and body-parser. Their own messages quote the request (`Cannot GET /path?query`, V8's JSON excerpt, a path's bad
+ * percent-encoding), so they are never passed on.
+ */
+const FIXED_DETAILS: Record<number, string> = {
+  400: 'The request cannot be read.',
+  404: 'No route matches this method and path.',
+  405: 'This method is not allowed on this path.',
+  413: 'The request body is larger than 1 MiB.',
+  415: 'The request body encoding is not supported.',
 };
 
 @Catch()
@@ -28,7 +33,7 @@ export class ProblemFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const body = this.toProblem(error);
+    const body = this.toProblem(error, response);
     if (response.headersSent) return;
     if (body.status === 429 && error instanceof HttpException) {
       const retryAfter = (error.getResponse() as { retryAfter?: number }).retryAfter;
@@ -37,7 +42,7 @@ export class ProblemFilter implements ExceptionFilter {
     response.status(body.status).type('application/problem+json').send(JSON.stringify(body));
   }
 
-  private toProblem(error: unknown): Problem {
+  private toProblem(error: unknown, response: Response): Problem {
     if (error instanceof DomainError) return problem(STATUS[error.kind], error.message, error.errors);
     if (error instanceof HttpException) {
       const status = error.getStatus();
@@ -46,17 +51,32 @@ export class ProblemFilter implements ExceptionFilter {
         const { retryAfter: _retryAfter, ...body } = payload as Problem & { retryAfter?: number };
         return body;
       }
-      const detail = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
-      return problem(status, typeof detail === 'string' ? detail : undefined);
+      return this.foreign(status, (error as { cause?: unknown }).cause);
     }
-    const bodyStatus = BODY_ERRORS[(error as { type?: string })?.type ?? ''];
-    if (bodyStatus === 413) return problem(413, 'The request body is larger than 1 MiB.');
-    if (bodyStatus === 400) return problem(400, 'The request body is not valid JSON.', { body: ['must be valid JSON'] });
-    if (bodyStatus === 415) return problem(415, 'The request body encoding is not supported.');
-    // Only the error's class and message are logged: messages of ours never hold token data or keys.
+    // Only the error's class is logged, with the request id: messages of libraries can quote request content.
     this.logger.error('unhandled error', {
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      error: errorClass(error),
+      request_id: response.getHeader('X-Request-Id'),
     });
     return problem(500);
   }
+
+  /** A 4xx HttpException from Nest or Express, answered with a fixed text for its status. */
+  private foreign(status: number, cause: unknown): Problem {
+    if (status === 400 && (cause as { name?: unknown } | undefined)?.name === 'URIError') {
+      return problem(400, 'The request path is not valid percent-encoding.', { path: ['path must be valid percent-encoding'] });
+    }
+    if (status === 400 && (cause as { type?: string } | undefined)?.type === 'entity.parse.failed') {
+      return problem(400, 'The request body cannot be read.', { body: ['body is not valid JSON.'] });
+    }
+    if (status >= 500) return problem(500);
+    const detail = FIXED_DETAILS[status];
+    return problem(status, detail, status === 400 ? { request: ['the request cannot be read'] } : undefined);
+  }
 }
+
+const errorClass = (error: unknown): string => {
+  if (error instanceof Error) return error.constructor.name;
+  if (typeof error === 'object' && error !== null) return error.constructor?.name ?? 'Object';
+  return typeof error;
+};
