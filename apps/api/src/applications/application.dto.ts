@@ -1,26 +1,21 @@
 // The application body's shape; the business rules (permissions per type, expiry, rules) are the domain's.
+// List maxima are checked on the body as parsed, before class-transformer builds a DTO per rule (MaxItems).
+// Decorators register bottom-up and the pipe stops at a field's first failure: type checks sit closest to the property.
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Length,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { MaxItems } from '../http/raw-body-checks';
+
+/** Our bounds, documented in the OpenAPI document (common.openapi.ts): every permission of the catalogue once. */
+export const MAX_APPLICATION_PERMISSIONS = 30;
+export const MAX_APPLICATION_RULES = 100;
 
 export class AccessRuleDto {
   @IsOptional()
   @IsString()
   description?: string;
 
-  @IsInt()
   @Min(1)
+  @IsInt()
   priority!: number;
 
   @IsString()
@@ -29,30 +24,31 @@ export class AccessRuleDto {
   @IsIn(['mask', 'redact', 'reveal'])
   transform!: string;
 
-  @IsArray()
   @IsString({ each: true })
+  @MaxItems(MAX_APPLICATION_PERMISSIONS)
+  @IsArray()
   permissions!: string[];
 }
 
 export class ApplicationBody {
-  @IsString()
   @Length(1, 200)
+  @IsString()
   name!: string;
 
   @IsIn(['public', 'private', 'expiring', 'management'])
   type!: string;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
   @IsString({ each: true })
+  @MaxItems(MAX_APPLICATION_PERMISSIONS)
+  @IsArray()
   permissions?: string[];
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
   @ValidateNested({ each: true })
   @Type(() => AccessRuleDto)
+  @MaxItems(MAX_APPLICATION_RULES, () => AccessRuleDto)
+  @IsArray()
   rules?: AccessRuleDto[];
 
   @IsOptional()

@@ -1,49 +1,101 @@
 // class-validator DTOs → 400 problem details whose `errors` keys are field paths (`rules[1].priority`).
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
-import type { FieldErrors } from '@vault/domain';
+import { getMetadataStorage } from 'class-validator';
+import { fieldErrorsOf, type FieldErrors } from '@vault/domain';
 import { problem } from './problem';
+import { rawBodyErrors } from './raw-body-checks';
 
-export function fieldErrors(errors: ValidationError[], parent = ''): FieldErrors {
-  const out: FieldErrors = {};
-  for (const error of errors) {
+/** Field paths come from the request, so they key a Map; the result has each as an own property. */
+export function fieldErrors(errors: ValidationError[]): FieldErrors {
+  const out = new Map<string, string[]>();
+  const pending = errors.map((error) => ({ error, parent: '' }));
+  for (let next = 0; next < pending.length; next++) {
+    const { error, parent } = pending[next];
     const path = /^\d+$/.test(error.property)
       ? `${parent}[${error.property}]`
       : parent
         ? `${parent}.${error.property}`
         : error.property;
     if (error.constraints) {
-      out[path] = Object.entries(error.constraints).map(([kind, message]) =>
-        kind === 'whitelistValidation' ? `${path} is not a known property` : message.replace(error.property, path),
+      out.set(
+        path,
+        Object.entries(error.constraints).map(([kind, message]) =>
+          kind === 'whitelistValidation' ? `${path} is not a known property` : message.replace(error.property, path),
+        ),
       );
     }
-    Object.assign(out, fieldErrors(error.children ?? [], path));
+    pending.push(...(error.children ?? []).map((child) => ({ error: child, parent: path })));
   }
-  return out;
+  return fieldErrorsOf(out);
 }
 
-/** The global pipe validates bodies only: query strings have their own, laxer pipe (unknown parameters are ignored). */
+const invalid = (errors: FieldErrors) => new BadRequestException(problem(400, 'One or more validation errors occurred.', errors));
+
+/** Metatypes ValidationPipe leaves alone: a body typed as one of these passes through to the domain as parsed. */
+const PLAIN_TYPES: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
+
+const isDto = (metatype: unknown): metatype is abstract new (...args: never[]) => unknown =>
+  typeof metatype === 'function' && !PLAIN_TYPES.includes(metatype);
+
+/**
+ * The global pipe validates bodies only: query strings have their own, laxer pipe (unknown parameters are ignored).
+ * A DTO body is first checked as parsed (list maxima, prototype-named properties), then transformed and validated.
+ */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    return metadata.type === 'body' ? super.transform(value, metadata) : value;
+    if (metadata.type !== 'body') return value;
+    if (isDto(metadata.metatype)) {
+      const errors = rawBodyErrors(value, metadata.metatype);
+      if (errors) throw invalid(errors);
+    }
+    return super.transform(value, metadata);
   }
 }
 
+/**
+ * Bodies: unknown properties are a 400. One message per field: class-validator stops at a field's first failing
+ * constraint, and DTOs list the type check closest to the property (decorators register bottom-up).
+ */
 export const vaultValidationPipe = () =>
   new BodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
+    stopAtFirstError: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new BadRequestException(problem(400, 'One or more validation errors occurred.', fieldErrors(errors))),
+    exceptionFactory: (errors) => invalid(fieldErrors(errors)),
   });
 
-/** Query strings: unknown parameters are ignored (API.md), known ones validated. */
+/**
+ * Query strings: unknown parameters are ignored (API.md), known ones validated. A known parameter given in bracket
+ * form (`name[]=a`, `page[x]=1`) is a 400 naming it, rather than an unknown parameter silently ignored.
+ */
+class QueryValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query' && isDto(metadata.metatype) && value !== null && typeof value === 'object') {
+      const known = knownProperties(metadata.metatype);
+      const errors = new Map<string, string[]>();
+      for (const key of Object.keys(value)) {
+        const bracket = key.indexOf('[');
+        const name = bracket > 0 ? key.slice(0, bracket) : key;
+        if (bracket > 0 && known.has(name)) errors.set(name, [`${name} must be given once, as a plain value`]);
+      }
+      if (errors.size > 0) throw invalid(fieldErrorsOf(errors));
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+const knownProperties = (dto: abstract new (...args: never[]) => unknown): Set<string> =>
+  new Set(getMetadataStorage().getTargetValidationMetadatas(dto as never, '', true, false).map((m) => m.propertyName));
+
 export const vaultQueryPipe = () =>
-  new ValidationPipe({
+  new QueryValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: false,
+    stopAtFirstError: true,
     transform: true,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new BadRequestException(problem(400, 'One or more validation errors occurred.', fieldErrors(errors))),
+    exceptionFactory: (errors) => invalid(fieldErrors(errors)),
   });

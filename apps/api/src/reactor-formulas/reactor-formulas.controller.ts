@@ -15,10 +15,11 @@ import {
   UpdateReactorFormulaCommand,
 } from './reactor-formula.commands';
 
+/** The type check sits closest to the property: decorators register bottom-up and the pipe stops at the first failure. */
 export class FormulaListParams extends PageQuery {
   @IsOptional()
-  @IsString()
   @MaxLength(200, { message: 'name must be at most 200 characters long' })
+  @IsString({ message: 'name must be a string' })
   name?: string;
 }
 

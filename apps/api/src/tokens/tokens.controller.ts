@@ -8,6 +8,11 @@ import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
 import { paginated } from '../http/pagination';
 import { CreateTokenCommand, DeleteTokenCommand, GetTokenQuery, SearchTokensQuery, UpdateTokenCommand } from './token.commands';
 
+/**
+ * page 1..1,000,000,000 and size 1..100 as in PageQuery (apps/api/src/http/pagination.ts). Decorators register
+ * bottom-up and the pipe stops at a field's first failure, so the integer check sits closest to the property: a
+ * string "20" gets only "size must be an integer".
+ */
 export class SearchTokensBody {
   @IsOptional()
   @ValidateIf((_o, value) => value !== null)
@@ -15,14 +20,15 @@ export class SearchTokensBody {
   query?: string | null;
 
   @IsOptional()
-  @IsInt({ message: 'page must be an integer' })
+  @Max(1_000_000_000, { message: 'page must not be greater than 1000000000' })
   @Min(1, { message: 'page must not be less than 1' })
+  @IsInt({ message: 'page must be an integer' })
   page?: number;
 
   @IsOptional()
-  @IsInt({ message: 'size must be an integer' })
-  @Min(1, { message: 'size must not be less than 1' })
   @Max(100, { message: 'size must not be greater than 100' })
+  @Min(1, { message: 'size must not be less than 1' })
+  @IsInt({ message: 'size must be an integer' })
   size?: number;
 }
 
