@@ -87,7 +87,9 @@ class Sandbox implements LoadedFormula {
       return api.load.apply(undefined, [factory.derefInto()], { timeout: this.limits.timeoutMs });
     }, 'top level');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
-    if (outcome.outcome === 'threw') return { ok: false, reason: `The code threw while loading: ${withLocation(outcome)}` };
+    // The reason goes back to whoever sent the code: it names the error's kind and position, never the thrown
+    // message (the code's own text, or a value it computed) nor an identifier of the code.
+    if (outcome.outcome === 'threw') return { ok: false, reason: `The code threw while loading: ${kindWithLocation(outcome)}` };
     if (outcome.outcome !== 'loaded') throw new Error(`Unexpected sandbox outcome ${outcome.outcome}`);
     this.exported = outcome.exported;
     return { ok: true, formula: this };
@@ -136,21 +138,27 @@ class Sandbox implements LoadedFormula {
       return `${subject} used more than the ${this.limits.memoryLimitMb} MB of memory it may use.`;
     }
     // Anything else escaping the prelude's own try/catch still came from running the code (e.g. a stack overflow).
-    return `${subject} failed: ${clip(message)}`;
+    return `${subject} failed: ${clip(withoutQuotes(message))}`;
   }
 
   private compileFailure(error: unknown, code: string): string {
     if (this.isolate.isDisposed) return `The code is too large to compile within ${this.limits.memoryLimitMb} MB.`;
     const { name, message: full } = errorParts(error);
+    // V8's parser recurses per nesting level: code nested thousands deep overflows its stack while compiling.
+    if (name === 'RangeError') {
+      return /call stack/i.test(full)
+        ? 'The code nests too deeply to compile: brackets, braces or functions inside one another thousands of levels deep.'
+        : 'The code exceeds a limit of the JavaScript engine and cannot be compiled.';
+    }
     if (name !== 'SyntaxError') throw error;
     const located = /^(.*) \[[^\]]*:(\d+):(\d+)\]$/s.exec(full);
-    if (!located) return `SyntaxError: ${clip(full)}`;
+    if (!located) return `SyntaxError: ${clip(withoutQuotes(full))}`;
     const [, message, line, column] = located;
     // V8 only notices a missing or extra closing bracket on the wrapper's closing line, which the user never wrote.
     if (Number(line) > lineCount(code)) {
       return 'SyntaxError: Unexpected end of the code: a bracket or brace is left open, or one too many is closed.';
     }
-    return `SyntaxError: ${clip(message)} (${location(Number(line), Number(column))})${esmHint(message)}`;
+    return `SyntaxError: ${clip(withoutQuotes(message))} (${location(Number(line), Number(column))})${esmHint(message)}`;
   }
 }
 
@@ -169,11 +177,42 @@ const errorParts = (error: unknown): { name: string; message: string } => {
 /** Lines as JavaScript counts them: CR LF, LF, CR and the Unicode line and paragraph separators each end one. */
 const lineCount = (code: string): number => code.split(/\r\n|[\n\r\u2028\u2029]/).length;
 
-/** The first frame of the formula's own file in a stack, as a user-facing position. */
+/** An invocation's error, with the first frame of the formula's own file in its stack as a user-facing position. */
 const withLocation = ({ error, stack }: { error: string; stack?: string }): string => {
-  const frame = stack ? new RegExp(`${FORMULA_FILENAME.replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack) : null;
-  return frame ? `${clip(error)} (${location(Number(frame[1]), Number(frame[2]))})` : clip(error);
+  const at = positionIn(stack);
+  return at ? `${clip(error)} (${at})` : clip(error);
 };
+
+const FRAME = new RegExp(`${FORMULA_FILENAME.replace('.', '\\.')}:(\\d+):(\\d+)`);
+
+/** `line 2, column 7` of the first frame of the formula's own file in a stack, or null. */
+const positionIn = (stack: string | undefined): string | null => {
+  const frame = stack ? FRAME.exec(stack) : null;
+  return frame ? location(Number(frame[1]), Number(frame[2])) : null;
+};
+
+/** The built-in error classes, which a reason may name; a class of the code's own is just "an error". */
+const BUILT_IN_ERRORS = new Set(['Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError', 'AggregateError']);
+
+/** What was thrown while loading, as its built-in class and position only: `ReferenceError (line 2, column 7)`. */
+const kindWithLocation = ({ error, stack }: { error: string; stack?: string }): string => {
+  const name = /^([A-Za-z]*Error)(?::|$)/.exec(error)?.[1];
+  const kind = stack === undefined ? 'a value that is not an Error' : name && BUILT_IN_ERRORS.has(name) ? name : 'an error';
+  const at = positionIn(stack);
+  return at ? `${kind} (${at})` : kind;
+};
+
+/**
+ * V8's messages quote the code they stumble on (`Unexpected identifier 'apiKey'`, `Invalid regular expression:
+ * /…/`): those parts are dropped, the kind of problem stays.
+ */
+const withoutQuotes = (message: string): string =>
+  message
+    .replace(/\s*'[^'\n]*'/g, '')
+    .replace(/\s*"[^"\n]*"/g, '')
+    .replace(/\s*`[^`\n]*`/g, '')
+    .replace(/:\s*\/.*\/[a-z]*(?=:|$)/s, '')
+    .trim();
 
 /** Positions in the user's own code: line 1 starts after the wrapper's prefix. */
 const location = (line: number, column: number): string =>
