@@ -48,6 +48,18 @@ describe('validateApplicationSettings never quotes a value the caller sent', () 
     });
   });
 
+  it('names a rule permission that is no token permission by its path only', () => {
+    expect(errorsOf(input({ rules: [rule(1, ['token:read', 'Zq9secret', 'application:read'])] }))).toEqual({
+      'rules[0].permissions[1]': ['rules[0].permissions[1] must be a token permission (token:read, token:search, …)'],
+      'rules[0].permissions[2]': ['rules[0].permissions[2] must be a token permission (token:read, token:search, …)'],
+    });
+  });
+
+  it('keeps the rules as given when their permissions are all token permissions', () => {
+    const given = [{ description: 'all', ...rule(1, ['token:read', 'token:search']) }];
+    expect(validateApplicationSettings(input({ rules: given }), NOW).rules).toEqual(given);
+  });
+
   it('names a catalogue permission the type may not hold, which is no secret', () => {
     expect(errorsOf(input({ type: 'public', permissions: ['token:search'] }))).toEqual({
       'permissions[0]': ['permission "token:search" cannot be held by a public application'],

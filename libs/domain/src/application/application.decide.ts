@@ -127,7 +127,23 @@ export function validateApplicationSettings(input: ApplicationInput, now: Date):
       }
     });
   }
-  const rules = oversized ? [] : validateAccessRules(rawRules, 'rules', errors);
+  // A rule permission that is no token permission is reported here, by its path only: the access-rule reader's own
+  // message would quote the value. It reads a copy holding a valid stand-in, so it adds nothing on that path.
+  const readableRules = oversized
+    ? []
+    : rawRules.map((rule, i) => {
+        if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return rule;
+        const given = (rule as { permissions?: unknown }).permissions;
+        if (!Array.isArray(given)) return rule;
+        const permissions = given.map((permission: unknown, j) => {
+          if (typeof permission !== 'string' || (permission.startsWith('token:') && findPermission(permission))) return permission;
+          const at = `rules[${i}].permissions[${j}]`;
+          errors.add(at, `${at} must be a token permission (token:read, token:search, …)`);
+          return 'token:read';
+        });
+        return { ...rule, permissions };
+      });
+  const rules = oversized ? [] : validateAccessRules(readableRules, 'rules', errors);
   // A rule's permissions also grant the endpoint permission (as on hosted vaults), so they must suit the type too.
   rules.forEach((rule, i) =>
     rule.permissions.forEach((permission, j) => {
