@@ -36,17 +36,28 @@ export const commonSchemas = {
   },
 };
 
+/**
+ * The limits every request meets, checked before any per-item work (API.md "Transport"); the numbers are the ones
+ * the validators use (pagination.ts, json-text.ts, application.dto.ts, token-fields.validate.ts, reactor-formula.validate.ts).
+ */
+export const REQUEST_LIMITS = [
+  'Bodies: JSON objects of at most 1 MiB (else 413), nesting arrays and objects at most 64 deep counting the body itself (else 400 on `body`, which also says where invalid JSON stops parsing, by line, column and character, never with an excerpt).',
+  'Lists: application `permissions` ≤ 30, `rules` ≤ 100, each rule\'s `permissions` ≤ 30; token `containers` ≤ 10, `metadata` ≤ 50 entries, `search_indexes` ≤ 20; formula `configuration` ≤ 100, `request_parameters` ≤ 200. A longer list is a 400 naming it, whatever its elements.',
+  'Pagination: `page` 1..1,000,000,000 and `size` 1..100, as plain decimal integers (query strings: digits only, so `0x10` and `1e1` are 400s; a parameter given twice or in bracket form, `name[]=`, is a 400 naming it).',
+  'Property names: an unknown property is a 400 naming it, whatever its name (`constructor`, `__proto__` and `toString` included). Error messages name fields and allowed values, never a value that was sent.',
+].join('\n\n');
+
 export const commonResponses = {
   BadRequest: {
-    description: 'Validation failed; `errors` names each field',
+    description: `Validation failed; \`errors\` names each field.\n\n${REQUEST_LIMITS}`,
     content: problemExample(400, 'One or more validation errors occurred.', { size: ['size must not be greater than 100'] }),
   },
   Unauthorized: { description: 'SVC-API-KEY missing, unknown, revoked or expired', content: problemExample(401, 'Unauthorized') },
   Forbidden: { description: 'The application lacks the permission', content: problemExample(403, 'Forbidden') },
   NotFound: { description: 'No such resource in your tenant', content: problemExample(404, 'Not Found') },
   Conflict: { description: 'Lost a concurrent-write race', content: problemExample(409, 'Conflict') },
-  TooLarge: { description: 'Body over 1 MiB', content: problemExample(413, 'Payload Too Large') },
-  UnsupportedMediaType: { description: 'Body is not application/json', content: problemExample(415, 'Unsupported Media Type') },
+  TooLarge: { description: 'Body over 1 MiB (after any Content-Encoding is undone)', content: problemExample(413, 'Payload Too Large') },
+  UnsupportedMediaType: { description: 'Body is not application/json (or application/merge-patch+json on PATCH), or not UTF-8', content: problemExample(415, 'Unsupported Media Type') },
   TooManyRequests: {
     description: 'Rate limit per API key exceeded; see Retry-After',
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
@@ -64,8 +75,8 @@ export const authErrors = {
 export const uuidPath = (name = 'id') => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
 
 export const pageParameters = [
-  { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } },
-  { name: 'size', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1_000_000_000, default: 1 }, description: 'Decimal digits only' },
+  { name: 'size', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'Decimal digits only' },
 ];
 
 export const json = (schema: object, example?: unknown) => ({

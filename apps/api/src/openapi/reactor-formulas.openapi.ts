@@ -20,7 +20,7 @@ const writeErrors = {
     content: {
       'application/problem+json': {
         schema: { $ref: '#/components/schemas/Problem' },
-        example: { type: 'https://httpstatuses.io/422', title: 'Unprocessable Entity', status: 422, errors: { code: ['SyntaxError: Unexpected token (1:30)'] } },
+        example: { type: 'https://httpstatuses.io/422', title: 'Unprocessable Entity', status: 422, errors: { code: ['SyntaxError: Unexpected token (line 1, column 30)'] } },
       },
     },
   },
@@ -28,7 +28,12 @@ const writeErrors = {
 const element = (extra: object = {}) => ({
   type: 'object',
   required: ['name', 'type'],
-  properties: { name: { type: 'string' }, description: { type: ['string', 'null'] }, type: { type: 'string', enum: ['string', 'boolean', 'number'] }, ...extra },
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    description: { type: ['string', 'null'], maxLength: 2000 },
+    type: { type: 'string', enum: ['string', 'boolean', 'number'] },
+    ...extra,
+  },
 });
 
 export const reactorFormulaSchemas = {
@@ -38,15 +43,25 @@ export const reactorFormulaSchemas = {
     required: ['name', 'type', 'code', 'configuration', 'request_parameters'],
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200 },
-      description: { type: ['string', 'null'] },
+      description: { type: ['string', 'null'], maxLength: 2000 },
       type: { type: 'string', enum: ['official', 'private'], description: 'Tenant applications may only write private formulas (official → 403)' },
-      icon: { type: ['string', 'null'], description: 'data:image/png|jpg|jpeg;base64,… whose bytes are that image type, at most 1 MiB decoded' },
-      code: { type: 'string', minLength: 1, maxLength: 50000, description: 'Node.js 16 JavaScript; module.exports must be a function' },
-      configuration: { type: 'array', items: element(), description: 'Names: no ".", unique' },
+      icon: {
+        type: ['string', 'null'],
+        description:
+          'data:image/png|jpg|jpeg;base64,… whose bytes are that image type (a PNG signature followed by a valid IHDR chunk; a JPEG SOI followed by a complete marker segment), at most 1 MiB decoded',
+      },
+      code: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 50000,
+        description: 'Node.js 16 JavaScript; module.exports must be a function. Code nesting thousands of levels deep does not compile (422)',
+      },
+      configuration: { type: 'array', maxItems: 100, items: element(), description: 'Names: no ".", unique; at most 100 elements' },
       request_parameters: {
         type: 'array',
+        maxItems: 200,
         items: element({ optional: { type: 'boolean', default: false } }),
-        description: 'Names: dotted paths, unique, no name both a leaf and a parent',
+        description: 'Names: dotted paths, unique, no name both a leaf and a parent; at most 200 elements',
       },
     },
   },
@@ -108,8 +123,8 @@ export const reactorFormulaPaths = {
           name: 'name',
           in: 'query',
           required: false,
-          schema: { type: 'string' },
-          description: 'Case-insensitive; `*` matches any run of characters (whole name), no `*` means "contains"',
+          schema: { type: 'string', maxLength: 200 },
+          description: 'Case-insensitive; `*` matches any run of characters (whole name), no `*` means "contains". Given once, as a plain value (`name[]=` is a 400)',
         },
         ...pageParameters,
       ],
