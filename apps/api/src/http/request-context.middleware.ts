@@ -5,6 +5,19 @@ import { runWithRequestContext } from '@vault/application';
 import type { JsonLogger } from '@vault/nest';
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,200}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Every fixed word of our routes; any other path segment is a caller's value and is logged as `:value`. */
+const ROUTE_WORDS = new Set([
+  'permissions', 'applications', 'regenerate', 'tokens', 'search', 'tokenize', 'detokenize', 'reactor-formulas',
+  'reator-formula', 'reactors', 'react', 'logs', 'tenants', 'self', 'health', 'live', 'ready', 'openapi.json', 'docs',
+]);
+
+/** The path as logged: route words and ids (UUIDs) as sent, anything else replaced, since a caller may put data there. */
+export const loggablePath = (path: string): string =>
+  path
+    .split('/')
+    .map((segment) => (segment === '' || ROUTE_WORDS.has(segment.toLowerCase()) || UUID.test(segment) ? segment : ':value'))
+    .join('/');
 
 export function requestContext(logger: JsonLogger) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -13,11 +26,12 @@ export function requestContext(logger: JsonLogger) {
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      // Path only: no query string, headers or bodies, so no key or token data can reach the log.
+      // Path only, with caller values replaced: no query string, headers or bodies, so no key or token data can reach
+      // the log (GET /tokens/123-45-6789 is logged as /tokens/:value).
       logger.info('request', {
         request_id: requestId,
         method: req.method,
-        path: req.path,
+        path: loggablePath(req.path),
         status: res.statusCode,
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
         application_id: (req as Request & { principal?: { applicationId: string } }).principal?.applicationId,

@@ -20,8 +20,9 @@ export class QueryError extends DomainError {
 }
 
 // Error bodies must never carry token data, and a searched value may be exactly that (an SSN in a data
-// term). So messages quote only operators, punctuation and names that look like identifiers.
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_.-]{0,49}$/;
+// term, or an SSN pasted before a colon). So messages quote only operators, punctuation and names that look like
+// words: letters, `_` and `.` only, no digits (a misspelt field, never a number someone pasted).
+const IDENTIFIER = /^[A-Za-z_][A-Za-z_.]{0,29}$/;
 
 /** `"name"` when it is safe to repeat back to the caller, otherwise nothing. */
 export const quoteName = (name: string): string => (IDENTIFIER.test(name) ? ` "${name}"` : '');

@@ -61,6 +61,9 @@ describe('parseQuery rejects field-less terms, unknown fields and bad metadata k
     ['foo:bar', 'Unknown field "foo" at position 1: expected one of id, type, fingerprint, container, data, metadata.<key>'],
     ['Type:card', 'Unknown field "Type" at position 1'],
     ['123456789:x', 'Unknown field at position 1'],
+    // A number pasted before a colon is never repeated back: it may be the very data being searched.
+    ['x918-27-3645:1', 'Unknown field at position 1'],
+    ['ssn123456789:1', 'Unknown field at position 1'],
     ['metadata:x', 'Missing metadata key at position 1: expected metadata.<key>:<value>'],
     ['metadata.:x', 'Missing metadata key at position 10'],
     ['metadata.a/b:x', 'Invalid metadata key at position 10: expected a key of 1 to 100 letters, digits, "_", "." or "-"'],
