@@ -155,6 +155,23 @@ describe('what a write may reveal', () => {
       expect(own.status).toBe(200);
       expect(own.body.data).toBe('123-12-1234');
     });
+
+    it.each([['token:delete'], ['token:use'], ['token:create']])(
+      'a reveal rule for %s elsewhere does not let a masked reader move the token under a reveal read rule',
+      async (permission) => {
+        const attacker = await app(`mover-${permission}`, [
+          { priority: 1, container: '/secret/', transform: 'mask', permissions: ['token:read', 'token:update'] },
+          { priority: 2, container: '/', transform: 'reveal', permissions: [permission] },
+          { priority: 3, container: '/open/', transform: 'reveal', permissions: ['token:read', 'token:update'] },
+        ], ['token:read', 'token:update', permission]);
+        const id = (await as(full).post('/tokens', { type: 'social_security_number', data: '123-45-6789', containers: ['/secret/'] })).body.id;
+        expect((await as(attacker).get(`/tokens/${id}`)).body.data).toBe('XXX-XX-6789');
+        const move = await as(attacker).patch(`/tokens/${id}`, { containers: ['/open/'] });
+        expect(move.status).toBe(403);
+        expect(JSON.stringify(move.body)).not.toContain('123-45');
+        expect((await as(attacker).get(`/tokens/${id}`)).body.data).toBe('XXX-XX-6789');
+      },
+    );
   });
 
   describe('token ids are scoped to the tenant', () => {

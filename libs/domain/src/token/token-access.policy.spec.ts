@@ -28,15 +28,18 @@ const forbiddenMessage = (fn: () => void): string => {
   throw new Error('expected a 403');
 };
 
-describe('insightInto: the most any rule shows of a token in these containers', () => {
+describe('insightInto: what each operation shows of a token in these containers', () => {
   it.each([
-    ['no rule covers it', [rule(1, '/pci/', 'reveal')], ['/pii/high/'], 'none'],
-    ['the first covering rule for each permission decides', [rule(1, '/pii/', 'mask'), rule(2, '/', 'reveal')], ['/pii/high/'], 'mask'],
-    ['a later rule decides for a permission the first lacks', [rule(1, '/pii/', 'mask', ['token:read']), rule(2, '/', 'reveal', ['token:search'])], ['/pii/'], 'reveal'],
-    ['the first rule covering any of its containers decides', [rule(1, '/pci/', 'redact'), rule(2, '/x/', 'reveal')], ['/pci/', '/x/y/'], 'redact'],
-    ['each permission is decided on its own', [rule(1, '/pci/', 'redact', ['token:read']), rule(2, '/x/', 'reveal', ['token:search'])], ['/pci/', '/x/y/'], 'reveal'],
+    ['no rule covers it', [rule(1, '/pci/', 'reveal')], ['/pii/high/'], { 'token:read': 'none' }],
+    ['the first covering rule for each permission decides', [rule(1, '/pii/', 'mask'), rule(2, '/', 'reveal')], ['/pii/high/'], { 'token:read': 'mask', 'token:search': 'mask' }],
+    ['a later rule decides for a permission the first lacks', [rule(1, '/pii/', 'mask', ['token:read']), rule(2, '/', 'reveal', ['token:search'])], ['/pii/'], { 'token:read': 'mask', 'token:search': 'reveal' }],
+    ['the first rule covering any of its containers decides', [rule(1, '/pci/', 'redact'), rule(2, '/x/', 'reveal')], ['/pci/', '/x/y/'], { 'token:read': 'redact' }],
   ] as const)('%s', (_title, rules, containers, insight) => {
-    expect(insightInto(rules, containers)).toBe(insight);
+    expect(insightInto(rules, containers)).toMatchObject(insight);
+  });
+
+  it('leaves token:delete out: deleting shows nothing of the data', () => {
+    expect(Object.keys(insightInto([rule(1, '/', 'reveal')], ['/a/'])).sort()).toEqual(['token:create', 'token:read', 'token:search', 'token:update', 'token:use']);
   });
 });
 
@@ -104,6 +107,20 @@ describe('assertMoveRevealsNoMore: a container move without data never shows the
 
   it('refuses adding a container that a more revealing rule covers', () => {
     expect(() => assertMoveRevealsNoMore(rules, { containers: ['/pii/', '/open/x/'] }, ['/pii/'], ['/pii/', '/open/x/'])).toThrow(DomainError);
+  });
+
+  it.each([
+    ['token:delete', rule(2, '/', 'reveal', ['token:delete'])],
+    ['token:use', rule(2, '/', 'reveal', ['token:use'])],
+    ['token:create', rule(2, '/', 'reveal', ['token:create'])],
+  ])('compares operation by operation: a reveal rule for %s elsewhere does not license raising token:read', (_title, other) => {
+    const attacker = [rule(1, '/secret/', 'mask', ['token:read', 'token:update']), other, rule(3, '/open/', 'reveal', ['token:read', 'token:update'])];
+    expect(forbiddenMessage(() => assertMoveRevealsNoMore(attacker, { containers: ['/open/'] }, ['/secret/'], ['/open/']))).toMatch(/token:(read|update) rule show it as reveal instead of mask/);
+  });
+
+  it('refuses making a token searchable that no search rule covered', () => {
+    const searcher = [rule(1, '/a/', 'mask', ['token:read', 'token:update']), rule(2, '/b/', 'mask', ['token:read', 'token:update', 'token:search'])];
+    expect(() => assertMoveRevealsNoMore(searcher, { containers: ['/b/'] }, ['/a/'], ['/b/'])).toThrow(DomainError);
   });
 
   it.each([

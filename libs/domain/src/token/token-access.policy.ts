@@ -12,7 +12,12 @@ export type Insight = AccessTransform | 'none';
 
 const RANK: Record<Insight, number> = { none: 0, redact: 1, mask: 2, reveal: 3 };
 
-const TOKEN_PERMISSIONS = PERMISSIONS.map((p) => p.type).filter(isTokenPermission);
+/**
+ * The permissions under which a caller can learn something of a token's data: every token permission but
+ * `token:delete`, which shows nothing. (`token:create` shows an existing token through deduplication, `token:update`
+ * in its response, `token:use` hands the data to reactor code.)
+ */
+const DATA_PERMISSIONS = PERMISSIONS.map((p) => p.type).filter((type) => isTokenPermission(type) && type !== 'token:delete');
 
 export const revealsMore = (a: Insight, b: Insight): boolean => RANK[a] > RANK[b];
 
@@ -21,17 +26,11 @@ export const ruleFor = (rules: readonly AccessRule[], containers: readonly strin
   selectRule(rules, containers, permission);
 
 /**
- * The most a caller can learn of a token in these containers through any operation its rules allow: the most revealing
- * transform among the rules that apply for each token permission. A write may never raise it (container moves).
+ * What each of the caller's operations shows of a token in these containers: per permission, the transform of the rule
+ * that applies (`none` where no rule does). A write may never raise any of them (container moves).
  */
-export const insightInto = (rules: readonly AccessRule[], containers: readonly string[]): Insight => {
-  let best: Insight = 'none';
-  for (const permission of TOKEN_PERMISSIONS) {
-    const rule = selectRule(rules, containers, permission);
-    if (rule && revealsMore(rule.transform, best)) best = rule.transform;
-  }
-  return best;
-};
+export const insightInto = (rules: readonly AccessRule[], containers: readonly string[]): Record<string, Insight> =>
+  Object.fromEntries(DATA_PERMISSIONS.map((permission) => [permission, selectRule(rules, containers, permission)?.transform ?? 'none']));
 
 /**
  * The container condition a search (or a deduplication lookup) runs under for `permission`: null when a grant on `/`
@@ -89,7 +88,8 @@ export const assertMayRederive = (
 
 /**
  * A PATCH of containers without new data must not move the token where any of the caller's rules would show it more
- * than they did before (a mask rule cannot move a token under its own reveal rule). Throws 403 naming `containers`.
+ * than the rule for the same operation did before (a mask rule cannot move a token under its own reveal rule, and a
+ * reveal rule for one operation is no licence to raise another). Throws 403 naming `containers`.
  */
 export const assertMoveRevealsNoMore = (
   rules: readonly AccessRule[],
@@ -100,10 +100,11 @@ export const assertMoveRevealsNoMore = (
   if (patch.data !== undefined || patch.containers === undefined) return;
   const was = insightInto(rules, before);
   const will = insightInto(rules, after);
-  if (revealsMore(will, was)) {
+  const raised = DATA_PERMISSIONS.find((permission) => revealsMore(will[permission], was[permission]));
+  if (raised) {
     throw forbidden(
-      `Moving this token to these containers without new data would let this application's rules show it as ${will} ` +
-        `instead of ${was}; containers cannot be changed this way.`,
+      `Moving this token to these containers without new data would let this application's ${raised} rule show it as ` +
+        `${will[raised]} instead of ${was[raised]}; containers cannot be changed this way.`,
     );
   }
 };
