@@ -1,0 +1,319 @@
+// fast-check generators for the leak property: applications with random access rules, token data of every type with
+// high-entropy values, and the per-command choices (expressions are picked per token type when the command runs).
+import fc from 'fast-check';
+import {
+  AppSpec,
+  RULE_CONTAINERS,
+  RuleSpec,
+  TOKEN_CONTAINERS,
+  TOKEN_PERMISSIONS,
+  TokenPermission,
+  TokenType,
+  Transform,
+} from './model';
+
+// ---- applications ----
+
+const permissionSubset = (minLength = 1) =>
+  fc.subarray([...TOKEN_PERMISSIONS] as TokenPermission[], { minLength, maxLength: TOKEN_PERMISSIONS.length });
+const transform = fc.constantFrom<Transform>('reveal', 'mask', 'redact');
+const ruleContainer = fc.constantFrom(...RULE_CONTAINERS);
+
+const rule = (priority: number) =>
+  fc.record({ container: ruleContainer, transform, permissions: permissionSubset() }).map((r): RuleSpec => ({ priority, ...r }));
+
+const rulesArb = fc
+  .uniqueArray(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 3 })
+  .chain((priorities) => fc.tuple(...priorities.map(rule)));
+
+/** Random rules; the application's own permissions are its rules' plus, sometimes, one more (endpoint access, no rule). */
+const ruledApp: fc.Arbitrary<AppSpec> = fc
+  .record({ rules: rulesArb, extra: fc.subarray([...TOKEN_PERMISSIONS] as TokenPermission[], { maxLength: 1 }) })
+  .map(({ rules, extra }) => ({ rules, permissions: [...new Set([...rules.flatMap((r) => r.permissions), ...extra])] }));
+
+/** Permissions and no rules: one mask rule on `/`. */
+const rulelessApp: fc.Arbitrary<AppSpec> = permissionSubset().map((permissions) => ({ permissions, rules: [] }));
+
+/** A rule on `/` with every permission (the shape of the issue's "full" app), under a random transform. */
+const broadApp: fc.Arbitrary<AppSpec> = transform.map((t) => ({
+  permissions: [...TOKEN_PERMISSIONS],
+  rules: [{ priority: 5, container: '/', transform: t, permissions: [...TOKEN_PERMISSIONS] }],
+}));
+
+/** Reveal somewhere, a weaker transform on `/`: the shape container moves and deduplication probes need. */
+const splitApp: fc.Arbitrary<AppSpec> = fc
+  .record({
+    reveal: fc.constantFrom('/pii/', '/pii/high/', '/pci/', '/general/high/', '/x/'),
+    revealPermissions: permissionSubset(),
+    rest: fc.constantFrom<Transform>('mask', 'redact'),
+    restPermissions: permissionSubset(),
+  })
+  .map(({ reveal, revealPermissions, rest, restPermissions }) => ({
+    permissions: [...new Set([...revealPermissions, ...restPermissions])],
+    rules: [
+      { priority: 1, container: reveal, transform: 'reveal' as const, permissions: revealPermissions },
+      { priority: 2, container: '/', transform: rest, permissions: restPermissions },
+    ],
+  }));
+
+export const appArb: fc.Arbitrary<AppSpec> = fc.oneof(
+  { weight: 4, arbitrary: ruledApp },
+  { weight: 1, arbitrary: rulelessApp },
+  { weight: 2, arbitrary: broadApp },
+  { weight: 3, arbitrary: splitApp },
+);
+
+export const appsArb = fc.array(appArb, { minLength: 2, maxLength: 4 });
+
+// ---- data ----
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
+/** 10+ random letters and digits: long enough that no other response text contains it by chance. */
+export const secretString = fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 10, maxLength: 14 });
+const digits = (min: number, max = min) => fc.string({ unit: fc.constantFrom(...'0123456789'.split('')), minLength: min, maxLength: max });
+
+export const jsonData: fc.Arbitrary<unknown> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      {
+        k: secretString,
+        j: fc.oneof(
+          secretString,
+          fc.integer({ min: 0, max: 999 }),
+          fc.boolean(),
+          fc.record({ inner: secretString, n: fc.integer({ min: 0, max: 99 }) }),
+          fc.array(secretString, { minLength: 1, maxLength: 2 }),
+        ),
+        ssn: digits(9).map((d) => `${d.slice(0, 3)}-${d.slice(3, 5)}-${d.slice(5)}`),
+      },
+      { requiredKeys: ['k'] },
+    ),
+  },
+  { weight: 1, arbitrary: secretString },
+  { weight: 1, arbitrary: fc.array(secretString, { minLength: 1, maxLength: 3 }) },
+);
+
+/** One value per type; the command picks the one that fits the token's type when it runs. */
+export interface DataSeed {
+  ssn: string;
+  ein: string;
+  cardBody: string;
+  dashed: boolean;
+  json: unknown;
+}
+
+export const dataSeed: fc.Arbitrary<DataSeed> = fc.record({
+  ssn: digits(9),
+  ein: digits(9),
+  cardBody: digits(12, 18),
+  dashed: fc.boolean(),
+  json: jsonData,
+});
+
+export const isLuhnValid = (number: string): boolean => {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = number.charCodeAt(number.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+};
+
+export const luhnComplete = (body: string): string => {
+  for (let d = 0; d <= 9; d++) if (isLuhnValid(body + d)) return body + d;
+  throw new Error('unreachable');
+};
+
+export const formatSsn = (d: string, dashed: boolean) => (dashed ? `${d.slice(0, 3)}-${d.slice(3, 5)}-${d.slice(5)}` : d);
+export const formatEin = (d: string, dashed: boolean) => (dashed ? `${d.slice(0, 2)}-${d.slice(2)}` : d);
+
+/**
+ * The data of a seed for a type, made unique within the run by `salt` (a per-run counter): the last four characters of
+ * every string leaf, and of the digits, are derived from it. Shrinking drives every generated string towards the same
+ * value; without the salt two tokens would share their secrets, and knowing one would hide a leak of the other.
+ */
+export const dataFor = (type: TokenType, seed: DataSeed, salt: number): unknown => {
+  const n = (salt * 7919 + 1237) % 1_679_616; // 36^4
+  const letters = n.toString(36).padStart(4, '0');
+  const digits = String(n % 10_000).padStart(4, '0');
+  const saltString = (text: string) => text.slice(0, -4) + letters;
+  const saltDigits = (text: string) => text.slice(0, -4) + digits;
+  switch (type) {
+    case 'token': {
+      // A JSON round trip first: fast-check may build objects without a prototype; the API only ever sees parsed JSON.
+      const walk = (value: unknown): unknown =>
+        typeof value === 'string'
+          ? saltString(value)
+          : Array.isArray(value)
+            ? value.map(walk)
+            : value && typeof value === 'object'
+              ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'ssn' && typeof v === 'string' ? saltDigits(v) : walk(v)]))
+              : value;
+      return walk(JSON.parse(JSON.stringify(seed.json)));
+    }
+    case 'card_number':
+      return luhnComplete(saltDigits(seed.cardBody));
+    case 'social_security_number':
+      return formatSsn(saltDigits(seed.ssn), seed.dashed);
+    case 'employer_id_number':
+      return formatEin(saltDigits(seed.ein), seed.dashed);
+  }
+};
+
+// ---- expressions, picked per type at run time ----
+
+const DIGIT_MASKS = [
+  '{{ data | reveal_last: 4 }}',
+  '{{ data | reveal: 1, 2 }}',
+  '{{ data | slice: 0, 3 }}',
+  '{{ data | last4 }}',
+  '{{ data }}',
+  '{{ data | date: 1 }}',
+];
+export const MASKS: Record<TokenType, string[]> = {
+  token: ['{{ data.k }}', '{{ data | reveal_last: 4 }}', '{{ data | stringify | slice: 0, 5 }}', '{{ data }}', '{{ data | date: 1 }}'],
+  card_number: DIGIT_MASKS,
+  social_security_number: DIGIT_MASKS,
+  employer_id_number: DIGIT_MASKS,
+};
+
+const DIGIT_INDEXES = ['{{ data }}', '{{ data | slice: 0, 3 }}', '{{ data | last4 }}', "{{ data | remove: '-' }}"];
+export const SEARCH_INDEXES: Record<TokenType, string[]> = {
+  token: ['{{ data.k }}', '{{ data | stringify }}', '{{ data.j }}', '{{ data.ssn }}', '{{ data | slice: 0, 3 }}'],
+  // Not allowed for card numbers: the API answers 400.
+  card_number: ['{{ data | last4 }}'],
+  social_security_number: DIGIT_INDEXES,
+  employer_id_number: DIGIT_INDEXES,
+};
+
+const DIGIT_FINGERPRINTS = ['{{ data }}', '{{ data | slice: 0, 3 }}', '{{ data | reveal_last: 4 }}', "{{ data | remove: '-' }}"];
+export const FINGERPRINTS: Record<TokenType, string[]> = {
+  token: ['{{ data.k }}', '{{ data }}', '{{ data | stringify }}', '{{ data | slice: 0, 3 }}', '{{ data | reveal_last: 4 }}'],
+  card_number: DIGIT_FINGERPRINTS,
+  social_security_number: DIGIT_FINGERPRINTS,
+  employer_id_number: DIGIT_FINGERPRINTS,
+};
+
+export const pick = <T>(pool: readonly T[], n: number): T => pool[n % pool.length];
+
+// ---- command choices ----
+
+export const tokenContainers = fc.uniqueArray(fc.constantFrom(...TOKEN_CONTAINERS), { minLength: 1, maxLength: 2 });
+/** Metadata values are upper-case letters only, so they never contain a (lower-case/digit) secret. */
+const metadataValue = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')), minLength: 1, maxLength: 8 });
+
+export type DeriveMode = 'same' | 'fingerprint' | 'prefix';
+
+export interface CreateChoice {
+  app: number;
+  type: TokenType;
+  seed: DataSeed;
+  containers?: string[];
+  metadata?: Record<string, string>;
+  searchIndexes?: number[];
+  fingerprint?: number;
+  mask?: number;
+  dedupe: boolean;
+  /** Derive the data from an existing token (same data, its fingerprint input as data, or the same first 3 characters). */
+  derive?: { ref: number; mode: DeriveMode };
+}
+
+export const createChoice: fc.Arbitrary<CreateChoice> = fc.record(
+  {
+    app: fc.nat({ max: 31 }),
+    type: fc.constantFrom<TokenType>('token', 'card_number', 'social_security_number', 'employer_id_number'),
+    seed: dataSeed,
+    containers: tokenContainers,
+    metadata: fc.record({ m1: metadataValue }),
+    searchIndexes: fc.array(fc.nat({ max: 31 }), { minLength: 1, maxLength: 2 }),
+    fingerprint: fc.nat({ max: 31 }),
+    mask: fc.nat({ max: 31 }),
+    dedupe: fc.boolean(),
+    derive: fc.record({ ref: fc.nat({ max: 31 }), mode: fc.constantFrom<DeriveMode>('fingerprint', 'prefix', 'same') }),
+  },
+  { requiredKeys: ['app', 'type', 'seed', 'dedupe'] },
+);
+
+export interface PatchChoice {
+  app: number;
+  ref: number;
+  data?: DataSeed;
+  containers?: string[] | null;
+  metadata?: Record<string, string | null>;
+  searchIndexes?: number[] | null;
+  fingerprint?: number | null;
+  mask?: number | null;
+  expiresAt?: boolean;
+}
+
+const target = { app: fc.nat({ max: 31 }), ref: fc.nat({ max: 31 }) };
+const nullableNat = fc.option(fc.nat({ max: 31 }), { freq: 5 });
+
+/** Everything at once: data, moves, expressions, metadata, expiry. */
+const mixedPatch = fc.record(
+  {
+    ...target,
+    data: dataSeed,
+    containers: fc.option(tokenContainers, { freq: 6 }),
+    metadata: fc.record({ m1: fc.option(metadataValue) }),
+    searchIndexes: fc.option(fc.array(fc.nat({ max: 31 }), { minLength: 1, maxLength: 2 }), { freq: 5 }),
+    fingerprint: nullableNat,
+    mask: nullableNat,
+    expiresAt: fc.boolean(),
+  },
+  { requiredKeys: ['app', 'ref'] },
+);
+/** A container move without data (null: back to the type's default container). */
+const movePatch = fc.record({ ...target, containers: fc.option(tokenContainers, { freq: 6 }) });
+/** One expression re-derived from the stored data, without data. */
+const derivingPatch = fc.oneof(
+  fc.record({ ...target, mask: nullableNat }),
+  fc.record({ ...target, searchIndexes: fc.option(fc.array(fc.nat({ max: 31 }), { minLength: 1, maxLength: 2 }), { freq: 5 }) }),
+  fc.record({ ...target, fingerprint: nullableNat }),
+);
+/** New data, sometimes with a move or a new mask. */
+const dataPatch = fc.record(
+  { ...target, data: dataSeed, containers: tokenContainers, mask: nullableNat },
+  { requiredKeys: ['app', 'ref', 'data'] },
+);
+const metadataPatch = fc.record(
+  { ...target, metadata: fc.record({ m1: fc.option(metadataValue) }), expiresAt: fc.boolean() },
+  { requiredKeys: ['app', 'ref', 'metadata'] },
+);
+
+export const patchChoice: fc.Arbitrary<PatchChoice> = fc.oneof(
+  { weight: 2, arbitrary: mixedPatch },
+  { weight: 3, arbitrary: movePatch },
+  { weight: 3, arbitrary: derivingPatch },
+  { weight: 2, arbitrary: dataPatch },
+  { weight: 1, arbitrary: metadataPatch },
+);
+
+export type GuessKind = 'plaintext' | 'alnum' | 'last4' | 'first3' | 'leaf' | 'random';
+export type QueryChoice =
+  | { kind: 'guess'; ref: number; guess: GuessKind; random: string }
+  | { kind: 'id'; ref: number }
+  | { kind: 'first3AndId'; ref: number }
+  | { kind: 'container' }
+  | { kind: 'empty'; form: 'absent' | 'null' | 'blank' };
+
+export const queryChoice: fc.Arbitrary<QueryChoice> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('guess' as const),
+      ref: fc.nat({ max: 31 }),
+      guess: fc.constantFrom<GuessKind>('plaintext', 'alnum', 'last4', 'first3', 'leaf', 'random'),
+      random: secretString,
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('id' as const), ref: fc.nat({ max: 31 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('first3AndId' as const), ref: fc.nat({ max: 31 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('container' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('empty' as const), form: fc.constantFrom('absent' as const, 'null' as const, 'blank' as const) }) },
+);

@@ -1,0 +1,504 @@
+// The model-based commands: each sends one request as one of the generated applications, checks the response against
+// the invariant (World.checkLeaks) and the statuses API.md lets the model predict, then updates the model.
+import fc from 'fast-check';
+import {
+  CreateChoice,
+  createChoice,
+  dataFor,
+  FINGERPRINTS,
+  formatEin,
+  formatSsn,
+  luhnComplete,
+  MASKS,
+  pick,
+  PatchChoice,
+  patchChoice,
+  QueryChoice,
+  queryChoice,
+  SEARCH_INDEXES,
+} from './arbitraries';
+import {
+  alnum,
+  DATA_SEARCHABLE,
+  draftProblems,
+  fingerprintInput,
+  heldPermissions,
+  learnFromRequest,
+  LEVEL_NAME,
+  levelFor,
+  normalizeSearchValue,
+  raisedPermissions,
+  selectRule,
+  serialize,
+  TokenModel,
+  TokenType,
+  TYPE_DEFAULTS,
+} from './model';
+import { stats, viewsIn, World } from './world';
+
+type Cmd = fc.AsyncCommand<World, World>;
+
+const json = (value: unknown) => JSON.stringify(value);
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const DERIVING = ['mask', 'search_indexes', 'fingerprint_expression'] as const;
+
+/** The first string leaf of a token's data, or its plaintext. */
+const firstLeaf = (data: unknown): string | null => {
+  if (typeof data === 'string') return data;
+  if (Array.isArray(data)) {
+    for (const item of data) {
+      const leaf = firstLeaf(item);
+      if (leaf) return leaf;
+    }
+    return null;
+  }
+  if (data && typeof data === 'object') {
+    for (const value of Object.values(data)) {
+      const leaf = firstLeaf(value);
+      if (leaf) return leaf;
+    }
+  }
+  return null;
+};
+
+const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+// ---- POST /tokens ----
+
+export class CreateCommand implements Cmd {
+  constructor(readonly c: CreateChoice) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  async run(w: World): Promise<void> {
+    stats.commands++;
+    w.beginStep();
+    const app = w.app(this.c.app);
+    const { body, type, source } = this.body(w);
+    const containers = (body.containers as string[] | undefined) ?? [TYPE_DEFAULTS[type].container];
+    const draft = {
+      type,
+      data: body.data,
+      search_indexes: (body.search_indexes as string[] | undefined) ?? TYPE_DEFAULTS[type].search_indexes,
+      fingerprint_expression: (body.fingerprint_expression as string | undefined) ?? TYPE_DEFAULTS[type].fingerprint_expression,
+      mask: (body.mask as string | undefined) ?? TYPE_DEFAULTS[type].mask,
+    };
+    const problems = draftProblems(draft);
+    const rule = selectRule(app.spec, containers, 'token:create');
+    const input = fingerprintInput(draft);
+    const matches = w.tokens.filter((t) => t.alive && t.type === type && input !== null && t.fingerprintInput === input);
+    const covered = matches.filter((t) => selectRule(app.spec, t.containers, 'token:create'));
+    let allowed: number[];
+    let why: string;
+    if (!heldPermissions(app.spec).has('token:create')) [allowed, why] = [[403], 'the app lacks token:create'];
+    else if (problems.length) [allowed, why] = [rule ? [400] : [400, 403], `invalid: ${problems.join(', ')}`];
+    else if (!rule) [allowed, why] = [[403], 'no token:create rule covers the requested containers'];
+    else if (body.deduplicate_token && covered.length) [allowed, why] = [[200], `deduplicates to ${covered.map((t) => w.label(t)).join('/')}`];
+    else if (body.deduplicate_token && matches.length)
+      [allowed, why] = [[201], `the fingerprint matches ${matches.map((t) => w.label(t)).join('/')}, which no token:create rule of the caller covers: it does not exist for this caller`];
+    else [allowed, why] = [[201], 'a new token'];
+
+    const levels = w.levelsOf(app);
+    learnFromRequest(app, body, type);
+    const reply = await w.act(app, 'POST', '/tokens', body);
+    w.checkLeaks(app, reply, levels);
+    if (reply.status === 200 || reply.status === 201) {
+      const id = (reply.body as { id?: string }).id;
+      const existing = w.byId(id);
+      if (reply.status === 200 && !covered.some((t) => t.id === existing?.id)) {
+        w.fail(
+          'LEAK',
+          `deduplication returned ${w.label(existing ?? id)} to app${app.index}, whose token:create rules cover ` +
+            `${covered.map((t) => w.label(t)).join(', ') || 'none of the matching tokens'} (entitled to ${LEVEL_NAME[levels.get(existing?.id ?? '') ?? 0]})`,
+        );
+      }
+      if (reply.status === 201 && existing) w.fail('LEAK', `201 answered with the existing token ${w.label(existing)} (id ${existing.id})`);
+    }
+    w.expectStatus(reply, allowed, `${why}${source}`);
+    if (reply.status === 201) {
+      const token = await w.sync((reply.body as { id: string }).id, app.index);
+      // Cross-check the engine's fingerprint prediction with the API's own fingerprints.
+      const sameFingerprint = covered.length === 0 && body.deduplicate_token
+        ? w.tokens.filter((t) => t !== token && t.alive && t.type === type && t.fingerprint === token.fingerprint && selectRule(app.spec, t.containers, 'token:create'))
+        : [];
+      if (sameFingerprint.length) w.mismatch('STATUS', `deduplicate_token created a new token although ${sameFingerprint.map((t) => w.label(t)).join('/')} has its fingerprint and a token:create rule of the caller covers it`);
+      w.expectView(reply.body, token, rule!.transform, 'create response');
+    } else if (reply.status === 200) {
+      const token = w.byId((reply.body as { id: string }).id)!;
+      w.expectView(reply.body, token, selectRule(app.spec, token.containers, 'token:create')!.transform, 'deduplicated response');
+    }
+  }
+
+  private body(w: World): { body: Record<string, unknown>; type: TokenType; source: string } {
+    return createBody(this.c, w);
+  }
+
+  toString(): string {
+    const c = this.c;
+    const parts = [`app${c.app}`, c.derive ? `derive=${c.derive.mode}@${c.derive.ref}` : c.type];
+    if (c.containers) parts.push(`containers=${json(c.containers)}`);
+    if (c.fingerprint !== undefined) parts.push(`fp#${c.fingerprint}`);
+    if (c.mask !== undefined) parts.push(`mask#${c.mask}`);
+    if (c.searchIndexes) parts.push(`indexes#${c.searchIndexes.join(',')}`);
+    if (c.dedupe) parts.push('dedupe');
+    return `create(${parts.join(' ')})`;
+  }
+}
+
+/** The POST /tokens body of a create choice; with `derive`, the data comes from an existing token of the run. */
+export const createBody = (c: CreateChoice, w: World): { body: Record<string, unknown>; type: TokenType; source: string } => {
+  let type = c.type;
+  let data = dataFor(type, c.seed, w.nextSalt());
+  let fingerprint = c.fingerprint === undefined ? undefined : pick(FINGERPRINTS[type], c.fingerprint);
+  let mask = c.mask === undefined ? undefined : pick(MASKS[type], c.mask);
+  let indexes = c.searchIndexes === undefined ? undefined : [...new Set(c.searchIndexes.map((n) => pick(SEARCH_INDEXES[type], n)))];
+  let source = '';
+  if (c.derive && w.tokens.length) {
+    const from = w.token(c.derive.ref);
+    source = `; data derived (${c.derive.mode}) from ${w.label(from)}`;
+    type = from.type;
+    mask = undefined;
+    indexes = undefined;
+    fingerprint = from.fingerprint_expression;
+    data = structuredClone(from.data);
+    if (c.derive.mode === 'fingerprint' && type === 'token' && from.fingerprintInput !== null) {
+      // The existing token's fingerprint input as this token's whole data: same fingerprint, less data supplied.
+      data = from.fingerprintInput;
+      fingerprint = '{{ data }}';
+    } else if (c.derive.mode === 'prefix') {
+      data = prefixData(from, dataFor(from.type, c.seed, w.nextSalt()));
+    }
+  }
+  const body: Record<string, unknown> = { type, data };
+  if (c.containers) body.containers = c.containers;
+  if (c.metadata) body.metadata = c.metadata;
+  if (indexes) body.search_indexes = indexes;
+  if (fingerprint !== undefined) body.fingerprint_expression = fingerprint;
+  if (mask !== undefined) body.mask = mask;
+  if (c.dedupe) body.deduplicate_token = true;
+  return { body, type, source };
+};
+
+/** Data of the same type sharing the existing token's first characters (or, for objects, its `k` leaf). */
+const prefixData = (from: TokenModel, fresh: unknown): unknown => {
+  const head = alnum(String(from.data)).slice(0, 3);
+  switch (from.type) {
+    case 'social_security_number':
+      return formatSsn(head + alnum(String(fresh)).slice(3), String(fresh).includes('-'));
+    case 'employer_id_number':
+      return formatEin(head + alnum(String(fresh)).slice(3), String(fresh).includes('-'));
+    case 'card_number': {
+      const digits = String(fresh);
+      return luhnComplete(String(from.data).slice(0, 3) + digits.slice(3, -1));
+    }
+    case 'token': {
+      const data = from.data;
+      const leaf = firstLeaf(fresh) ?? 'q0q0q0q0q0';
+      if (typeof data === 'string') return data.slice(0, 3) + leaf;
+      if (data && typeof data === 'object' && !Array.isArray(data) && 'k' in data) return { k: (data as { k: unknown }).k, j: leaf };
+      return structuredClone(data);
+    }
+  }
+};
+
+// ---- PATCH /tokens/{id} ----
+
+export class PatchCommand implements Cmd {
+  constructor(readonly c: PatchChoice) {}
+
+  check(w: Readonly<World>): boolean {
+    return w.tokens.length > 0;
+  }
+
+  async run(w: World): Promise<void> {
+    stats.commands++;
+    w.beginStep();
+    const app = w.app(this.c.app);
+    const token = w.token(this.c.ref);
+    const body = this.body(token, w.nextSalt());
+    const hasData = body.data !== undefined;
+    const defaults = TYPE_DEFAULTS[token.type];
+    const next = {
+      type: token.type,
+      data: hasData ? body.data : token.data,
+      containers: body.containers === undefined ? token.containers : body.containers === null ? [defaults.container] : (body.containers as string[]),
+      search_indexes: body.search_indexes === undefined ? token.search_indexes : ((body.search_indexes as string[] | null) ?? defaults.search_indexes),
+      fingerprint_expression:
+        body.fingerprint_expression === undefined ? token.fingerprint_expression : ((body.fingerprint_expression as string | null) ?? defaults.fingerprint_expression),
+      mask: body.mask === undefined ? token.mask : body.mask === null ? defaults.mask : (body.mask as string),
+    };
+    const present = DERIVING.filter((f) => body[f] !== undefined);
+    const changed = present.filter((f) => json(next[f]) !== json(token[f]));
+    const updateRule = token.alive ? selectRule(app.spec, token.containers, 'token:update') : null;
+    let allowed: number[];
+    let why: string;
+    if (!heldPermissions(app.spec).has('token:update')) [allowed, why] = [[403], 'the app lacks token:update'];
+    else if (!updateRule) [allowed, why] = [[404], token.alive ? 'no token:update rule covers the token' : 'deleted'];
+    else if (!hasData && updateRule.transform !== 'reveal' && changed.length) {
+      [allowed, why] = [[403], `changes ${changed.join(', ')} without data under a ${updateRule.transform} token:update rule`];
+    } else {
+      const errors = new Set<number>();
+      const reasons: string[] = [];
+      // Only what the patch sets (or re-derives with new data) must be valid; an expression stored before a rule existed
+      // (a whole-data mask, say) may or may not fail a patch that does not touch it.
+      const problems = draftProblems(next);
+      const touched = problems.filter((p) => hasData || (present as readonly string[]).includes(p.split(/[[ ]/)[0]));
+      if (touched.length) {
+        errors.add(400);
+        reasons.push(`invalid: ${touched.join(', ')}`);
+      }
+      let ambiguous = !hasData && updateRule.transform !== 'reveal' && present.length > changed.length;
+      const untouched = problems.length > touched.length;
+      if (!hasData && body.containers !== undefined) {
+        const before = levelFor(app.spec, token.containers);
+        const after = levelFor(app.spec, next.containers);
+        if (after > before) {
+          errors.add(403);
+          reasons.push(`the move raises what the caller's rules show from ${LEVEL_NAME[before]} to ${LEVEL_NAME[after]}`);
+        } else if (raisedPermissions(app.spec, token.containers, next.containers).length) {
+          ambiguous = true;
+          reasons.push(`the move raises the rule of ${raisedPermissions(app.spec, token.containers, next.containers).join(', ')} (not the maximum)`);
+        }
+      }
+      if (!selectRule(app.spec, next.containers, 'token:update')) {
+        errors.add(403);
+        reasons.push('no token:update rule covers the new containers');
+      }
+      allowed = errors.size ? [...errors] : [200];
+      if (ambiguous && !allowed.includes(403)) allowed.push(403);
+      if (untouched && !allowed.includes(400)) {
+        allowed.push(400);
+        reasons.push(`stored expressions now invalid: ${problems.filter((p) => !touched.includes(p)).join(', ')}`);
+      }
+      why = reasons.join('; ') || 'a permitted update';
+    }
+
+    const levels = w.levelsOf(app);
+    learnFromRequest(app, body, token.type);
+    const before = [...token.containers];
+    const reply = await w.act(app, 'PATCH', `/tokens/${token.id}`, body);
+    w.checkLeaks(app, reply, levels, hasData && reply.status === 200 ? token.id : undefined);
+    w.expectStatus(reply, allowed, why);
+    if (reply.status === 200) {
+      await w.sync(token.id, hasData ? app.index : undefined);
+      // A mask a non-reveal caller re-derived without data is no legitimate mask: its output entitles no one.
+      if (hasData || (changed.includes('mask') && updateRule?.transform === 'reveal')) token.maskTainted = false;
+      else if (changed.includes('mask')) token.maskTainted = true;
+      if (!hasData && !sameSet(before, token.containers)) {
+        // The caller's own move without data never entitles it to more than before (API.md "What a write may reveal").
+        const was = Math.min(token.caps.get(app.index) ?? 3, levelFor(app.spec, before));
+        token.caps.clear();
+        token.caps.set(app.index, Math.min(was, levelFor(app.spec, token.containers)) as 0 | 1 | 2 | 3);
+      }
+      const rule = selectRule(app.spec, token.containers, 'token:update');
+      if (rule) w.expectView(reply.body, token, rule.transform, 'update response');
+    }
+  }
+
+  private body(token: TokenModel, salt: number): Record<string, unknown> {
+    const c = this.c;
+    const body: Record<string, unknown> = {};
+    if (c.data) body.data = dataFor(token.type, c.data, salt);
+    if (c.containers !== undefined) body.containers = c.containers;
+    if (c.metadata) body.metadata = c.metadata;
+    if (c.searchIndexes !== undefined) {
+      body.search_indexes = c.searchIndexes === null ? null : [...new Set(c.searchIndexes.map((n) => pick(SEARCH_INDEXES[token.type], n)))];
+    }
+    if (c.fingerprint !== undefined) body.fingerprint_expression = c.fingerprint === null ? null : pick(FINGERPRINTS[token.type], c.fingerprint);
+    if (c.mask !== undefined) body.mask = c.mask === null ? null : pick(MASKS[token.type], c.mask);
+    if (c.expiresAt !== undefined) body.expires_at = c.expiresAt ? new Date(Date.now() + 86_400_000).toISOString() : null;
+    return body;
+  }
+
+  toString(): string {
+    const c = this.c;
+    const parts = [`app${c.app}`, `T@${c.ref}`];
+    if (c.data) parts.push('data');
+    if (c.containers !== undefined) parts.push(`containers=${json(c.containers)}`);
+    if (c.metadata) parts.push('metadata');
+    if (c.searchIndexes !== undefined) parts.push(`indexes=${c.searchIndexes === null ? 'null' : '#' + c.searchIndexes.join(',')}`);
+    if (c.fingerprint !== undefined) parts.push(`fp=${c.fingerprint === null ? 'null' : '#' + c.fingerprint}`);
+    if (c.mask !== undefined) parts.push(`mask=${c.mask === null ? 'null' : '#' + c.mask}`);
+    if (c.expiresAt !== undefined) parts.push(`expires=${c.expiresAt ? '+1d' : 'null'}`);
+    return `patch(${parts.join(' ')})`;
+  }
+}
+
+// ---- GET /tokens/{id} ----
+
+export class GetCommand implements Cmd {
+  constructor(readonly c: { app: number; ref: number }) {}
+
+  check(w: Readonly<World>): boolean {
+    return w.tokens.length > 0;
+  }
+
+  async run(w: World): Promise<void> {
+    stats.commands++;
+    w.beginStep();
+    const app = w.app(this.c.app);
+    const token = w.token(this.c.ref);
+    const rule = token.alive ? selectRule(app.spec, token.containers, 'token:read') : null;
+    const levels = w.levelsOf(app);
+    const reply = await w.act(app, 'GET', `/tokens/${token.id}`);
+    w.checkLeaks(app, reply, levels);
+    if (!heldPermissions(app.spec).has('token:read')) w.expectStatus(reply, [403], 'the app lacks token:read');
+    else w.expectStatus(reply, rule ? [200] : [404], rule ? 'a token:read rule covers it' : token.alive ? 'no token:read rule covers it' : 'deleted');
+    if (reply.status === 200 && rule) w.expectView(reply.body, token, rule.transform, 'read response');
+  }
+
+  toString(): string {
+    return `get(app${this.c.app} T@${this.c.ref})`;
+  }
+}
+
+// ---- DELETE /tokens/{id} ----
+
+export class DeleteCommand implements Cmd {
+  constructor(readonly c: { app: number; ref: number }) {}
+
+  check(w: Readonly<World>): boolean {
+    return w.tokens.length > 0;
+  }
+
+  async run(w: World): Promise<void> {
+    stats.commands++;
+    w.beginStep();
+    const app = w.app(this.c.app);
+    const token = w.token(this.c.ref);
+    const rule = token.alive ? selectRule(app.spec, token.containers, 'token:delete') : null;
+    const levels = w.levelsOf(app);
+    const reply = await w.act(app, 'DELETE', `/tokens/${token.id}`);
+    w.checkLeaks(app, reply, levels);
+    if (!heldPermissions(app.spec).has('token:delete')) w.expectStatus(reply, [403], 'the app lacks token:delete');
+    else w.expectStatus(reply, rule ? [204] : [404], rule ? 'a token:delete rule covers it' : 'no token:delete rule covers it, or deleted');
+    if (reply.status === 204) token.alive = false;
+  }
+
+  toString(): string {
+    return `delete(app${this.c.app} T@${this.c.ref})`;
+  }
+}
+
+// ---- POST /tokens/search ----
+
+export class SearchCommand implements Cmd {
+  constructor(readonly c: { app: number; query: QueryChoice }) {}
+
+  check(w: Readonly<World>): boolean {
+    return w.tokens.length > 0 || this.c.query.kind === 'container' || this.c.query.kind === 'empty';
+  }
+
+  async run(w: World): Promise<void> {
+    stats.commands++;
+    w.beginStep();
+    const app = w.app(this.c.app);
+    const { body, matches } = this.query(w);
+    const expected = w.tokens.filter((t) => t.alive && selectRule(app.spec, t.containers, 'token:search') && matches(t));
+    const levels = w.levelsOf(app);
+    learnFromRequest(app, body);
+    const reply = await w.act(app, 'POST', '/tokens/search', body);
+    w.checkLeaks(app, reply, levels);
+    if (!heldPermissions(app.spec).has('token:search')) {
+      w.expectStatus(reply, [403], 'the app lacks token:search');
+      return;
+    }
+    w.expectStatus(reply, [200], 'a search');
+    const page = reply.body as { data: Array<{ id: string }>; pagination: { total_items: number } };
+    const got = page.data.map((v) => v.id).sort();
+    const want = expected.map((t) => t.id).sort();
+    if (json(got) !== json(want) || page.pagination.total_items !== want.length) {
+      w.mismatch(
+        'STATUS',
+        `search ${json(body)} by app${app.index} should find [${expected.map((t) => w.label(t)).join(', ')}], ` +
+          `found [${got.map((id) => w.label(id)).join(', ')}] (total_items ${page.pagination.total_items})`,
+      );
+    }
+    for (const view of viewsIn(reply.body)) {
+      const token = w.byId(view.id)!;
+      w.expectView(view, token, selectRule(app.spec, token.containers, 'token:search')!.transform, 'search result');
+    }
+  }
+
+  private query(w: World): { body: Record<string, unknown>; matches: (t: TokenModel) => boolean } {
+    const q = this.c.query;
+    const dataTerm = (value: string) => (t: TokenModel) => DATA_SEARCHABLE.includes(t.type) && t.searchValues.has(normalizeSearchValue(value));
+    switch (q.kind) {
+      case 'guess': {
+        const t = w.token(q.ref);
+        const plaintext = serialize(t.type, t.data);
+        const leaf = firstLeaf(t.data) ?? plaintext;
+        const guesses: Record<typeof q.guess, string> = {
+          plaintext,
+          alnum: alnum(plaintext),
+          last4: alnum(plaintext).slice(-4),
+          first3: leaf.slice(0, 3),
+          leaf,
+          random: q.random,
+        };
+        const value = guesses[q.guess].trim() || q.random;
+        return { body: { query: `data:${quote(value)}`, size: 100 }, matches: dataTerm(value) };
+      }
+      case 'id': {
+        const t = w.token(q.ref);
+        return { body: { query: `id:${t.id}`, size: 100 }, matches: (x) => x.id === t.id };
+      }
+      case 'first3AndId': {
+        const t = w.token(q.ref);
+        const value = (firstLeaf(t.data) ?? serialize(t.type, t.data)).slice(0, 3).trim() || 'zzz';
+        const data = dataTerm(value);
+        return { body: { query: `data:${quote(value)} AND id:${t.id}`, size: 100 }, matches: (x) => x.id === t.id && data(x) };
+      }
+      case 'container':
+        return { body: { query: 'container:"/pii/*"', size: 100 }, matches: (x) => x.containers.some((c) => c.startsWith('/pii/')) };
+      case 'empty':
+        return {
+          body: q.form === 'absent' ? { size: 100 } : { query: q.form === 'null' ? null : '  ', size: 100 },
+          matches: () => true,
+        };
+    }
+  }
+
+  toString(): string {
+    const q = this.c.query;
+    const what =
+      q.kind === 'guess' ? `data:<${q.guess} of T@${q.ref}>` : q.kind === 'id' ? `id:T@${q.ref}` : q.kind === 'first3AndId' ? `data:<first3> AND id:T@${q.ref}` : q.kind === 'container' ? 'container:"/pii/*"' : `empty(${q.form})`;
+    return `search(app${this.c.app} ${what})`;
+  }
+}
+
+// ---- the command arbitrary ----
+
+const ref = fc.record({ app: fc.nat({ max: 31 }), ref: fc.nat({ max: 31 }) });
+
+export interface CommandOptions {
+  maxCommands: number;
+  /** Generator features left out (exploration only, see the spec's header): dedupe, derive, deriving-patch, move. */
+  exclude: ReadonlySet<string>;
+}
+
+/** The run's initial tokens, created by a seeder application before the commands run. */
+export const initialTokensArb = fc.array(
+  createChoice.map((c) => ({ ...c, dedupe: false, derive: undefined })),
+  { minLength: 1, maxLength: 4 },
+);
+
+export const seedTokens = async (w: World, choices: readonly CreateChoice[]): Promise<void> => {
+  for (const choice of choices) await w.seed(createBody(choice, w).body);
+};
+
+export const commandsArb = ({ maxCommands, exclude }: CommandOptions) => {
+  const create = createChoice
+    .map((c) => ({ ...c, dedupe: exclude.has('dedupe') ? false : c.dedupe, derive: exclude.has('derive') ? undefined : c.derive }))
+    .map((c) => new CreateCommand(c) as Cmd);
+  const patch = patchChoice
+    .filter((c) => !exclude.has('deriving-patch') || (c.mask === undefined && c.searchIndexes === undefined && c.fingerprint === undefined))
+    .filter((c) => !exclude.has('move') || c.containers === undefined || c.data !== undefined)
+    .map((c) => new PatchCommand(c) as Cmd);
+  const get = ref.map((c) => new GetCommand(c) as Cmd);
+  const del = ref.map((c) => new DeleteCommand(c) as Cmd);
+  const search = fc.record({ app: fc.nat({ max: 31 }), query: queryChoice }).map((c) => new SearchCommand(c) as Cmd);
+  return fc.commands([create, create, create, patch, patch, patch, get, get, search, search, del], { maxCommands, size: 'max' });
+};

@@ -1,0 +1,329 @@
+// One run of the leak property: a fresh tenant, its applications, the model of its tokens, and the checks every response
+// goes through. Two auditor applications (reveal on /, and no rules = mask on /) read each written token back, so the
+// model tracks the API's actual data and evaluated mask; their own responses are not checked (they may see everything).
+import type { Test } from 'supertest';
+import { TenantsService } from '@vault/application';
+import { createApplication, TestApp } from '../../support/test-app';
+import {
+  accrue,
+  AppModel,
+  AppSpec,
+  currentLevel,
+  currentVersion,
+  fingerprintInput,
+  knows,
+  knowsPlaintext,
+  Level,
+  LEVEL,
+  LEVEL_NAME,
+  MIN_SECRET,
+  RuleSpec,
+  searchValues,
+  secretsOf,
+  serialize,
+  significantMask,
+  TokenModel,
+  TokenType,
+} from './model';
+
+export const stats = {
+  cases: 0,
+  commands: 0,
+  requests: 0,
+  auditorRequests: 0,
+  statuses: {} as Record<string, number>,
+  /** Status/view mismatches let through when VAULT_LEAK_INVARIANT_ONLY is set (exploration only). */
+  ignoredMismatches: 0,
+};
+
+/** VAULT_LEAK_INVARIANT_ONLY=1: only the leak invariant (and no 5xx) fails a run; predicted statuses and views do not. */
+export const INVARIANT_ONLY = !!process.env.VAULT_LEAK_INVARIANT_ONLY;
+
+export interface Reply {
+  status: number;
+  text: string;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** Thrown for every violated expectation; the message carries the run's trace. `kind` says which invariant. */
+export class LeakCheckFailure extends Error {
+  constructor(
+    readonly kind: 'LEAK' | 'STATUS' | '5XX' | 'VIEW' | 'MODEL',
+    message: string,
+  ) {
+    super(message);
+    this.name = `LeakCheckFailure[${kind}]`;
+  }
+}
+
+type TokenView = Record<string, unknown> & { id: string };
+
+/** The token views in a response: the body itself (GET, POST, PATCH) or a search page's `data`. */
+export const viewsIn = (body: unknown): TokenView[] => {
+  if (!body || typeof body !== 'object') return [];
+  const object = body as Record<string, unknown>;
+  if (typeof object.id === 'string' && 'fingerprint' in object) return [object as TokenView];
+  if (Array.isArray(object.data)) return object.data.filter((v): v is TokenView => !!v && typeof v === 'object' && typeof v.id === 'string');
+  return [];
+};
+
+const clip = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text);
+const describeRule = (r: RuleSpec) => `{p${r.priority} ${r.container} ${r.transform} [${r.permissions.map((p) => p.slice(6)).join(',')}]}`;
+export const describeApp = (spec: AppSpec) =>
+  spec.rules.length ? `rules ${spec.rules.map(describeRule).join(' ')}` : `no rules, permissions [${spec.permissions.map((p) => p.slice(6)).join(',')}] (mask on /)`;
+
+let tenants = 0;
+
+export class World {
+  readonly tokens: TokenModel[] = [];
+  readonly trace: string[] = [];
+  private step = 0;
+  private salts = 0;
+
+  private constructor(
+    private readonly test: TestApp,
+    readonly apps: AppModel[],
+    private readonly revealAuditor: string,
+    private readonly maskAuditor: string,
+    private readonly seeder: string,
+  ) {}
+
+  static async create(test: TestApp, specs: readonly AppSpec[]): Promise<World> {
+    const n = ++tenants;
+    const tenant = await test.app.get(TenantsService).create(`leak-${n}`, { type: 'operator', id: 'leak-property' }, `leak-${n}`);
+    const key = tenant.management_key;
+    const apps: AppModel[] = [];
+    for (const [index, spec] of specs.entries()) {
+      const body = { name: `app${index}`, type: 'private', permissions: spec.permissions, ...(spec.rules.length ? { rules: spec.rules } : {}) };
+      const created = await createApplication(test, body, key);
+      apps.push({ index, spec, id: created.id, key: created.key, known: new Set() });
+    }
+    const reveal = await createApplication(
+      test,
+      { name: 'reveal-auditor', type: 'private', permissions: ['token:read'], rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:read'] }] },
+      key,
+    );
+    const mask = await createApplication(test, { name: 'mask-auditor', type: 'private', permissions: ['token:read'] }, key);
+    // Creates the run's initial tokens; like the auditors, it is not one of the generated applications.
+    const seeder = await createApplication(
+      test,
+      { name: 'seeder', type: 'private', permissions: ['token:create'], rules: [{ priority: 1, container: '/', transform: 'redact', permissions: ['token:create'] }] },
+      key,
+    );
+    const world = new World(test, apps, reveal.key, mask.key, seeder.key);
+    apps.forEach((app) => world.trace.push(`app${app.index}: ${describeApp(app.spec)}`));
+    return world;
+  }
+
+  /** A run-unique number for dataFor. */
+  nextSalt(): number {
+    return ++this.salts;
+  }
+
+  app(n: number): AppModel {
+    return this.apps[n % this.apps.length];
+  }
+
+  token(n: number): TokenModel {
+    return this.tokens[n % this.tokens.length];
+  }
+
+  byId(id: unknown): TokenModel | undefined {
+    return typeof id === 'string' ? this.tokens.find((t) => t.id === id.toLowerCase()) : undefined;
+  }
+
+  label(token: TokenModel | string | undefined): string {
+    const t = typeof token === 'string' ? this.byId(token) : token;
+    if (!t) return typeof token === 'string' ? `(unknown ${token})` : '(none)';
+    return `T${this.tokens.indexOf(t)}`;
+  }
+
+  /** Knowledge accrues before every request: what each application is entitled to see right now, it knows from now on. */
+  beginStep(): void {
+    this.step++;
+    accrue(this.apps, this.tokens);
+  }
+
+  levelsOf(app: AppModel): Map<string, Level> {
+    const levels = new Map<string, Level>();
+    for (const token of this.tokens) levels.set(token.id, currentLevel(app, token));
+    return levels;
+  }
+
+  private async send(key: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Reply> {
+    const http = this.test.http();
+    let req: Test;
+    if (method === 'GET') req = http.get(path);
+    else if (method === 'DELETE') req = http.delete(path);
+    else if (method === 'POST') req = http.post(path);
+    else req = http.patch(path);
+    req = req.set('SVC-API-KEY', key);
+    if (method === 'PATCH') req = req.set('Content-Type', 'application/merge-patch+json').send(JSON.stringify(body));
+    else if (body !== undefined) req = req.send(body as object);
+    const res = await req;
+    const reply: Reply = { status: res.status, text: res.text ?? '', body: res.body, headers: res.headers as Record<string, string> };
+    stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
+    if (res.status >= 500) this.fail('5XX', `${method} ${path} answered ${res.status}: ${clip(reply.text, 2000)}`);
+    return reply;
+  }
+
+  /** A request by one of the generated applications: traced, and checked for 5xx. */
+  async act(app: AppModel, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Reply> {
+    stats.requests++;
+    this.trace.push(`#${this.step} app${app.index} ${method} ${this.shortPath(path)}${body === undefined ? '' : ` ${clip(JSON.stringify(body), 600)}`}`);
+    const reply = await this.send(app.key, method, path, body);
+    this.trace.push(`   → ${reply.status} ${clip(reply.text, 600)}`);
+    return reply;
+  }
+
+  private shortPath(path: string): string {
+    return path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (id) => `${this.label(id)}(${id})`);
+  }
+
+  fail(kind: LeakCheckFailure['kind'], message: string): never {
+    const mapping = this.tokens.map((t, i) => `T${i} = ${t.id} ${t.type} ${t.alive ? '' : '(deleted) '}data ${clip(serialize(t.type, t.data), 200)}`);
+    throw new LeakCheckFailure(kind, `${kind}: ${message}\n--- run trace ---\n${this.trace.join('\n')}\n--- tokens ---\n${mapping.join('\n')}`);
+  }
+
+  /**
+   * The invariant. `levels` are the caller's entitlements before the request; `supplied` is a token whose new data the
+   * caller sent in this very request (its view may show that data, or anything derived from it).
+   */
+  checkLeaks(app: AppModel, reply: Reply, levels: Map<string, Level>, supplied?: string): void {
+    const raw = `${JSON.stringify(reply.headers)}\n${reply.text}`;
+    for (const token of this.tokens) {
+      token.versions.forEach((version, v) => {
+        // Data the caller knows (it sent it, or was entitled to see it) yields nothing new, whatever is derived from it.
+        if (knowsPlaintext(app, version)) return;
+        const entitled = LEVEL_NAME[levels.get(token.id) ?? 0];
+        for (const secret of version.secrets) {
+          if (raw.includes(secret) && !knows(app, secret)) {
+            this.fail(
+              'LEAK',
+              `app${app.index} (entitled to ${entitled} on ${this.label(token)}, data version ${v}) ` +
+                `received the secret "${secret}" of ${this.label(token)} in: ${clip(reply.text, 2000)}`,
+            );
+          }
+        }
+        for (const masked of version.masks) {
+          if (significantMask(masked) && raw.includes(masked) && !knows(app, masked)) {
+            this.fail(
+              'LEAK',
+              `app${app.index} (entitled to ${entitled} on ${this.label(token)}) received the evaluated ` +
+                `mask "${masked}" of ${this.label(token)} (data version ${v}) in: ${clip(reply.text, 2000)}`,
+            );
+          }
+        }
+      });
+    }
+    for (const view of viewsIn(reply.body)) {
+      const token = this.byId(view.id);
+      if (!token || !('data' in view) || token.id === supplied) continue;
+      const level = levels.get(token.id) ?? 0;
+      const shown = typeof view.data === 'string' ? view.data : JSON.stringify(view.data);
+      const allowed =
+        level === LEVEL.reveal ||
+        currentVersion(token).suppliedBy.has(app.index) ||
+        (level >= LEVEL.mask && view.data === token.masked && !token.maskTainted) ||
+        (shown.length >= MIN_SECRET && knows(app, shown));
+      if (!allowed) {
+        this.fail(
+          'LEAK',
+          `app${app.index} is entitled to ${LEVEL_NAME[level]} on ${this.label(token)} but the response shows its data as ` +
+            `${clip(shown, 300)} (evaluated mask: ${JSON.stringify(token.masked)}): ${clip(reply.text, 2000)}`,
+        );
+      }
+    }
+  }
+
+  /** A predicted status, search result or view that did not come: a failure, unless only the invariant is checked. */
+  mismatch(kind: 'STATUS' | 'VIEW', message: string): void {
+    if (INVARIANT_ONLY) {
+      stats.ignoredMismatches++;
+      this.trace.push(`   (ignored ${kind}: ${clip(message, 300)})`);
+      return;
+    }
+    this.fail(kind, message);
+  }
+
+  expectStatus(reply: Reply, allowed: readonly number[], why: string): void {
+    if (!allowed.includes(reply.status)) {
+      this.mismatch('STATUS', `expected ${allowed.join(' or ')} (${why}), got ${reply.status}: ${clip(reply.text, 2000)}`);
+    }
+  }
+
+  /** API.md: reveal → the plaintext; mask → the evaluated mask, absent without a mask; redact → absent. */
+  expectView(view: unknown, token: TokenModel, transform: RuleSpec['transform'], what: string): void {
+    const v = view as Record<string, unknown>;
+    const has = 'data' in v;
+    let ok: boolean;
+    if (transform === 'reveal') ok = has && JSON.stringify(v.data) === JSON.stringify(token.data);
+    else if (transform === 'mask') ok = token.masked === null ? !has : v.data === token.masked;
+    else ok = !has;
+    if (!ok) {
+      this.mismatch('VIEW', `${what}: ${this.label(token)} should be shown with ${transform}, got data ${has ? clip(JSON.stringify(v.data), 300) : '(absent)'}`);
+    }
+  }
+
+  /** Creates one of the run's initial tokens (no generated application supplied its data). Invalid ones are skipped. */
+  async seed(body: Record<string, unknown>): Promise<void> {
+    stats.auditorRequests++;
+    const reply = await this.send(this.seeder, 'POST', '/tokens', body);
+    if (reply.status !== 201) {
+      this.trace.push(`seed ${clip(JSON.stringify(body), 600)} → ${reply.status} (skipped)`);
+      return;
+    }
+    const token = await this.sync((reply.body as { id: string }).id);
+    this.trace.push(`seed ${this.label(token)} = ${clip(JSON.stringify(body), 600)}`);
+  }
+
+  /** Reads a token back as the auditors see it and brings the model up to date; `supplier` sent its new data. */
+  async sync(id: string, supplier?: number): Promise<TokenModel> {
+    stats.auditorRequests += 2;
+    const revealed = await this.send(this.revealAuditor, 'GET', `/tokens/${id}`);
+    if (revealed.status !== 200) this.fail('MODEL', `the reveal auditor cannot read ${id}: ${revealed.status} ${clip(revealed.text)}`);
+    const masked = await this.send(this.maskAuditor, 'GET', `/tokens/${id}`);
+    const view = revealed.body as Record<string, unknown>;
+    const maskView = masked.body as Record<string, unknown>;
+    const type = view.type as TokenType;
+    let token = this.byId(id);
+    if (!token) {
+      token = {
+        id: id.toLowerCase(),
+        type,
+        alive: true,
+        containers: [],
+        mask: null,
+        search_indexes: [],
+        fingerprint_expression: '',
+        fingerprint: '',
+        data: undefined,
+        masked: null,
+        maskTainted: false,
+        versions: [],
+        searchValues: new Set(),
+        fingerprintInput: null,
+        caps: new Map(),
+      };
+      this.tokens.push(token);
+    }
+    const plaintext = serialize(type, view.data);
+    if (supplier !== undefined || token.versions.length === 0 || currentVersion(token).plaintext !== plaintext) {
+      token.versions.push({ data: view.data, plaintext, secrets: secretsOf(type, view.data), suppliedBy: new Set(supplier === undefined ? [] : [supplier]), masks: new Set() });
+      token.caps.clear();
+    }
+    token.data = view.data;
+    token.containers = view.containers as string[];
+    token.mask = (view.mask as string | undefined) ?? null;
+    token.search_indexes = view.search_indexes as string[];
+    token.fingerprint_expression = view.fingerprint_expression as string;
+    token.fingerprint = view.fingerprint as string;
+    token.masked = 'data' in maskView ? (maskView.data as string) : null;
+    if (token.masked !== null) currentVersion(token).masks.add(token.masked);
+    token.searchValues = searchValues({ data: token.data, search_indexes: token.search_indexes });
+    token.fingerprintInput = fingerprintInput({ data: token.data, fingerprint_expression: token.fingerprint_expression });
+    return token;
+  }
+}
+
