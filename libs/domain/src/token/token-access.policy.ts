@@ -5,7 +5,7 @@ import { forbidden } from '../shared/errors';
 import { isTokenPermission, PERMISSIONS } from '../permissions/permission-catalogue';
 import { allowedContainers, selectRule, type AccessRule, type AccessTransform } from './access-rules';
 import type { TokenDraft } from './token-prepare';
-import { tokenTypeRules, type TokenType } from './token-types';
+import { tokenTypeRules, type JsonValue, type TokenType } from './token-types';
 
 /** How much of a token's data a view shows: no rule < redact < mask < reveal. */
 export type Insight = AccessTransform | 'none';
@@ -109,14 +109,43 @@ export const assertMoveRevealsNoMore = (
   }
 };
 
-const letterAndDigitRuns = (text: string): string => text.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+/** How often each letter and digit occurs (NFKC, lower-cased: `Ａ`, `a` and `A` are one character). */
+const characterCounts = (texts: readonly string[]): Map<string, number> => {
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    for (const char of text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []) counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  return counts;
+};
+
+/** The values a token's data is made of: the string itself, or every primitive leaf of JSON data (never its keys). */
+const dataValues = (data: JsonValue): string[] => {
+  const values: string[] = [];
+  const pending: JsonValue[] = [data];
+  while (pending.length > 0) {
+    const value = pending.pop()!;
+    if (value === null) continue;
+    if (Array.isArray(value)) pending.push(...value);
+    else if (typeof value === 'object') pending.push(...Object.values(value));
+    else values.push(String(value));
+  }
+  return values;
+};
 
 /**
- * Whether an evaluated mask shows all of the data, with or without its delimiters (`{{ data }}`, `{{ data | remove:
- * '-' }}`, `X{{ data }}X`): the letters and digits of the data appear, in order and unbroken, in the mask's.
+ * Whether an evaluated mask shows all of the data: every letter and digit of the data's values appears in the mask at
+ * least as often, in any order and whatever is between them (`{{ data }}`, `{{ data | remove: '-' }}`, reversed,
+ * interleaved, or each value of JSON data in a row). Data with no letter or digit counts as shown when the mask
+ * contains it.
  */
-export const maskRevealsData = (masked: string, plaintext: string): boolean => {
-  const data = letterAndDigitRuns(plaintext);
-  if (data.length === 0) return plaintext.trim() !== '' && masked.includes(plaintext.trim());
-  return letterAndDigitRuns(masked).includes(data);
+export const maskRevealsData = (masked: string, data: JsonValue): boolean => {
+  const values = dataValues(data);
+  const needed = characterCounts(values);
+  if (needed.size === 0) {
+    const text = values.join('').trim();
+    return text !== '' && masked.includes(text);
+  }
+  const shown = characterCounts([masked]);
+  for (const [char, count] of needed) if ((shown.get(char) ?? 0) < count) return false;
+  return true;
 };

@@ -65,7 +65,7 @@ describe('create: defaults of each type', () => {
   });
 
   it('keeps what the request gives', () => {
-    const body = { type: 'token', data: { name: 'Ada Lovelace' }, containers: ['/people/'], metadata: { team: 'eng' },
+    const body = { type: 'token', data: { name: 'Ada Lovelace', born: '1815' }, containers: ['/people/'], metadata: { team: 'eng' },
       search_indexes: ['{{ data.name }}'], fingerprint_expression: '{{ data.name }}', mask: '{{ data.name }}', deduplicate_token: true };
     const { deduplicate_token, draft, prepared } = validateCreateToken(body, options);
     expect(deduplicate_token).toBe(true);

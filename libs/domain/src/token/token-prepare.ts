@@ -111,7 +111,7 @@ export const collectPreparedToken = (
     else values.add(normalizeSearchValue(rendered));
   });
   let masked = draft.mask === null || skip.has('mask') ? null : render(draft.mask, 'mask');
-  if (masked !== null && maskRevealsData(masked, plaintext)) {
+  if (masked !== null && maskRevealsData(masked, draft.data)) {
     errors.add('mask', 'mask evaluates to the whole data (with or without delimiters); a mask must hide part of it.');
     masked = null;
   }
