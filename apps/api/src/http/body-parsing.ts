@@ -46,20 +46,24 @@ export function jsonBodies(req: Request, res: Response, next: NextFunction): voi
       req.body = undefined;
       return next();
     }
-    const text = bytes.toString('utf8');
-    const read = readJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    if (!read.ok) {
-      send(res, 400, 'The request body cannot be read.', { body: [`body ${read.problem}`] });
-      return;
-    }
-    const body = read.value;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      send(res, 400, 'The request body must be a JSON object.', { body: ['body must be a JSON object'] });
-      return;
-    }
-    req.body = body;
-    next();
+    parseBody(bytes, req, res, next).catch(next);
   });
+}
+
+async function parseBody(bytes: Buffer, req: Request, res: Response, next: NextFunction): Promise<void> {
+  const text = bytes.toString('utf8');
+  const read = await readJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (!read.ok) {
+    send(res, 400, 'The request body cannot be read.', { body: [`body ${read.problem}`] });
+    return;
+  }
+  const body = read.value;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    send(res, 400, 'The request body must be a JSON object.', { body: ['body must be a JSON object'] });
+    return;
+  }
+  req.body = body;
+  next();
 }
 
 function hasBody(req: Request): boolean {

@@ -1,4 +1,4 @@
-import { exceedsDepth, findJsonSyntaxError, MAX_BODY_DEPTH, readJsonText } from './json-text';
+import { findJsonSyntaxError, findJsonSyntaxErrorInSlices, MAX_BODY_DEPTH, readJsonText, textNestsDeeper } from './json-text';
 
 const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
 const nestedObject = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
@@ -39,6 +39,14 @@ describe('findJsonSyntaxError says where and what the grammar expected, never qu
     },
   );
 
+  it('finds the same, slice by slice, in a megabyte whose error is at its end', async () => {
+    const text = `{"a":[${Array.from({ length: 500_000 }, () => '1').join(',')},]}`;
+    const expected = { position: text.length - 2, line: 1, column: text.length - 1, expected: 'a value' };
+    expect(findJsonSyntaxError(text)).toEqual(expected);
+    await expect(findJsonSyntaxErrorInSlices(text)).resolves.toEqual(expected);
+    await expect(findJsonSyntaxErrorInSlices(`{"a":"${'x'.repeat(200_000)}"}`)).resolves.toBeNull();
+  });
+
   it('walks 500,000 open brackets without overflowing the stack', () => {
     expect(findJsonSyntaxError('['.repeat(500_000))).toEqual({
       position: 500_000,
@@ -50,12 +58,12 @@ describe('findJsonSyntaxError says where and what the grammar expected, never qu
 });
 
 describe('readJsonText', () => {
-  it('reads a body as JSON', () => {
-    expect(readJsonText('{"a":[1,{"__proto__":2}]}')).toEqual({ ok: true, value: JSON.parse('{"a":[1,{"__proto__":2}]}') });
+  it('reads a body as JSON', async () => {
+    await expect(readJsonText('{"a":[1,{"__proto__":2}]}')).resolves.toEqual({ ok: true, value: JSON.parse('{"a":[1,{"__proto__":2}]}') });
   });
 
-  it("reports invalid JSON by position, never with V8's excerpt of the body", () => {
-    const result = readJsonText(`{"type":"social_security_number","data":'987-65-4321'}`);
+  it("reports invalid JSON by position, never with V8's excerpt of the body", async () => {
+    const result = await readJsonText(`{"type":"social_security_number","data":'987-65-4321'}`);
     expect(result).toEqual({ ok: false, problem: 'is not valid JSON: expected a value at line 1, column 41 (character 40).' });
     expect(JSON.stringify(result)).not.toMatch(/987|65|4321|social/);
   });
@@ -64,8 +72,8 @@ describe('readJsonText', () => {
     [`${MAX_BODY_DEPTH} nested arrays`, nested(MAX_BODY_DEPTH)],
     [`${MAX_BODY_DEPTH} nested objects`, nestedObject(MAX_BODY_DEPTH)],
     ['a wide body', `{"a":[${Array.from({ length: 10_000 }, () => '[[1]]').join(',')}]}`],
-  ])('accepts %s', (_title, text) => {
-    expect(readJsonText(text).ok).toBe(true);
+  ])('accepts %s', async (_title, text) => {
+    expect((await readJsonText(text)).ok).toBe(true);
   });
 
   it.each<[string, string]>([
@@ -74,22 +82,28 @@ describe('readJsonText', () => {
     ['a query of 100,000 nested arrays', `{"query":${nested(100_000)}}`],
     ['rules nested 100,000 deep', `{"name":"x","type":"private","rules":${nested(100_000)}}`],
     ['objects in arrays 50,000 deep', `{"a":${'[{"b":'.repeat(50_000)}1${'}]'.repeat(50_000)}}`],
-  ])('refuses %s', (_title, text) => {
-    expect(readJsonText(text)).toEqual({ ok: false, problem: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} deep.` });
+  ])('refuses %s', async (_title, text) => {
+    await expect(readJsonText(text)).resolves.toEqual({ ok: false, problem: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} deep.` });
   });
 });
 
-describe('exceedsDepth', () => {
-  it.each<[unknown, number, boolean]>([
-    [1, 0, false],
-    [{}, 1, false],
-    [{}, 0, true],
-    [[[1]], 2, false],
-    [[[1]], 1, true],
-    [{ a: [{ b: {} }] }, 4, false],
-    [{ a: [{ b: {} }] }, 3, true],
-    [{ a: 1, b: [1, 2, [3]] }, 3, false],
-  ])('%j deeper than %i: %s', (value, max, expected) => {
-    expect(exceedsDepth(value, max)).toBe(expected);
+describe('textNestsDeeper reads the depth from the text, outside strings', () => {
+  it.each<[string, number, boolean]>([
+    ['1', 0, false],
+    ['{}', 1, false],
+    ['{}', 0, true],
+    ['[[1]]', 2, false],
+    ['[[1]]', 1, true],
+    ['{"a":[{"b":{}}]}', 4, false],
+    ['{"a":[{"b":{}}]}', 3, true],
+    ['{"a":1,"b":[1,2,[3]]}', 3, false],
+    ['[[],[],[],[]]', 2, false],
+    ['{"a":"[[[[{{{{"}', 1, false],
+    ['{"a":"\\"[[[["}', 1, false],
+    ['{"a":"\\\\"}', 1, false],
+    ['{"a":"\\\\","b":[[1]]}', 2, true],
+  ])('%s deeper than %i: %s', (text, max, expected) => {
+    expect(() => JSON.parse(text)).not.toThrow();
+    expect(textNestsDeeper(text, max)).toBe(expected);
   });
 });

@@ -43,6 +43,19 @@ describe('the body pipe checks list maxima on the body as parsed', () => {
     expect(await errorsOf(pipe.transform(value, body(ApplicationBody)))).toEqual(expected);
   });
 
+  it.each<[string, string, Record<string, string[]>]>([
+    ['a string field', 'name', { name: ['name must be a string'] }],
+    ['a date field', 'expires_at', { expires_at: ['expires_at must be a valid ISO 8601 date string'] }],
+    ['a rule', 'rules', { 'rules[0].priority': ['rules[0].priority must be an integer number'] }],
+  ])('cuts 40,000 objects sent as %s to a shell before transforming anything', async (_title, field, expected) => {
+    let reads = 0;
+    const watched = { get a() { reads++; return 1; } };
+    const objects = Array.from({ length: 40_000 }, () => watched);
+    const value = field === 'rules' ? application({ rules: [{ ...rule(1), priority: objects }] }) : application({ [field]: objects });
+    expect(await errorsOf(pipe.transform(value, body(ApplicationBody)))).toEqual(expected);
+    expect(reads).toBe(0);
+  });
+
   it('passes lists at their maxima on to the DTO', async () => {
     const value = application({ permissions: Array.from({ length: 30 }, () => 'token:read'), rules: Array.from({ length: 100 }, (_, i) => rule(i + 1)) });
     const dto = (await pipe.transform(value, body(ApplicationBody))) as ApplicationBody;
@@ -65,10 +78,16 @@ describe('the body pipe refuses property names of Object.prototype, at any depth
     expect(Object.keys(await errorsOf(pipe.transform(value, body(ApplicationBody))))).toEqual([`rules[0].${name}`]);
   });
 
-  it.each(PROTOTYPE_NAMES)('%s in a token search body, and inside its query value', async (name) => {
+  it.each(PROTOTYPE_NAMES)('%s in a token search body', async (name) => {
     expect(Object.keys(await errorsOf(pipe.transform(parsed(`{${JSON.stringify(name)}:1}`), body(SearchTokensBody))))).toEqual([name]);
-    const nested = parsed(`{"query":{${JSON.stringify(name)}:{"polluted":true}}}`);
-    expect(Object.keys(await errorsOf(pipe.transform(nested, body(SearchTokensBody))))).toEqual([`query.${name}`]);
+  });
+
+  it.each(PROTOTYPE_NAMES)('%s inside a value the DTO does not walk into: the value is refused by its kind', async (name) => {
+    const nested = parsed(`{"query":{${JSON.stringify(name)}:{"polluted":true}},"colour":{${JSON.stringify(name)}:1}}`);
+    expect(await errorsOf(pipe.transform(nested, body(SearchTokensBody)))).toEqual({
+      query: ['query must be a string'],
+      colour: ['colour is not a known property'],
+    });
   });
 
   it('leaves bodies the domain validates (typed as plain objects) to the domain', async () => {

@@ -1,9 +1,8 @@
 // class-validator DTOs → 400 problem details whose `errors` keys are field paths (`rules[1].priority`).
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
 import { fieldErrorsOf, type FieldErrors } from '@vault/domain';
 import { problem } from './problem';
-import { rawBodyErrors } from './raw-body-checks';
+import { knownProperties, prepareDtoBody, type DtoClass } from './raw-body-checks';
 
 /** Field paths come from the request, so they key a Map; the result has each as an own property. */
 export function fieldErrors(errors: ValidationError[]): FieldErrors {
@@ -34,21 +33,21 @@ const invalid = (errors: FieldErrors) => new BadRequestException(problem(400, 'O
 /** Metatypes ValidationPipe leaves alone: a body typed as one of these passes through to the domain as parsed. */
 const PLAIN_TYPES: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
 
-const isDto = (metatype: unknown): metatype is abstract new (...args: never[]) => unknown =>
+const isDto = (metatype: unknown): metatype is DtoClass =>
   typeof metatype === 'function' && !PLAIN_TYPES.includes(metatype);
 
 /**
  * The global pipe validates bodies only: query strings have their own, laxer pipe (unknown parameters are ignored).
- * A DTO body is first checked as parsed (list maxima, prototype-named properties), then transformed and validated.
+ * A DTO body is first checked and reduced as parsed (list maxima, prototype-named properties, values the DTO does not
+ * walk into cut to empty shells: raw-body-checks.ts), then transformed and validated.
  */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'body') return value;
-    if (isDto(metadata.metatype)) {
-      const errors = rawBodyErrors(value, metadata.metatype);
-      if (errors) throw invalid(errors);
-    }
-    return super.transform(value, metadata);
+    if (!isDto(metadata.metatype)) return super.transform(value, metadata);
+    const prepared = prepareDtoBody(value, metadata.metatype);
+    if (prepared.errors) throw invalid(prepared.errors);
+    return super.transform(prepared.body, metadata);
   }
 }
 
@@ -86,9 +85,6 @@ class QueryValidationPipe extends ValidationPipe {
     return super.transform(value, metadata);
   }
 }
-
-const knownProperties = (dto: abstract new (...args: never[]) => unknown): Set<string> =>
-  new Set(getMetadataStorage().getTargetValidationMetadatas(dto as never, '', true, false).map((m) => m.propertyName));
 
 export const vaultQueryPipe = () =>
   new QueryValidationPipe({
