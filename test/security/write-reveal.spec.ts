@@ -195,3 +195,23 @@ describe('what a write may reveal', () => {
     });
   });
 });
+
+describe('bounded work on token writes', () => {
+  let test: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    test = await startTestApp();
+    key = (await createApplication(test, { name: 'writer', type: 'private', permissions: ALL })).key;
+  });
+  afterAll(() => test.close());
+
+  it('refuses expressions that loop past the shared budget with a 400, and data over 65,536 characters', async () => {
+    const loop = '{% for a in (1..300) %}{% for b in (1..300) %}{% endfor %}{% endfor %}N';
+    const looping = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'x', search_indexes: Array(20).fill(loop) });
+    expect(looping.status).toBe(400);
+    expect(Object.keys(looping.body.errors).some((field) => field.startsWith('search_indexes['))).toBe(true);
+    const large = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'ab-'.repeat(30_000) });
+    expect(large.status).toBe(400);
+    expect(large.body.errors.data).toEqual(['data must be at most 65,536 characters of JSON.']);
+  });
+});

@@ -35,7 +35,10 @@ export const tokenSchemas = {
     properties: {
       id: { type: 'string', format: 'uuid' },
       type: { type: 'string', enum: ['token', 'card_number', 'social_security_number', 'employer_id_number'] },
-      data: { description: 'card_number: 13–19 Luhn-valid digits; social_security_number: 123-45-6789 or 123456789; employer_id_number: 12-3456789 or 123456789; token: any JSON' },
+      data: {
+        description:
+          'card_number: 13–19 Luhn-valid digits; social_security_number: 123-45-6789 or 123456789; employer_id_number: 12-3456789 or 123456789; token: any JSON value but null, nested at most 64 deep, at most 65,536 characters of JSON',
+      },
       containers: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 10 },
       metadata: { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 50 },
       search_indexes: { type: 'array', items: { type: 'string' }, description: 'Liquid expressions; each must yield one non-empty value (else 400). Not for card_number.' },

@@ -127,6 +127,17 @@ describe('errors never carry the data', () => {
     const expression = '{% for i in (1..3000) %}{% for j in (1..3000) %}{{ data }}{% endfor %}{% endfor %}';
     expect(() => slow.evaluate(expression, SECRET)).toThrow(/template render limit/);
   });
+
+  it('shares one budget among the evaluations of one synchronous stretch, and starts a new one after it', async () => {
+    const engine = new LiquidExpressionEngine({ renderLimitMs: 20 });
+    const loop = '{% for i in (1..1000) %}{% for j in (1..1000) %}{% endfor %}{% endfor %}x';
+    expect(() => engine.evaluate(loop, 'd')).toThrow(/template render limit/);
+    // The stretch's budget is spent: even a trivial expression after it is refused, so twenty slow ones in one
+    // request cost one budget, not twenty.
+    expect(() => engine.evaluate('{{ data }}', 'd')).toThrow(/shared time limit/);
+    await Promise.resolve();
+    expect(engine.evaluate('{{ data }}', 'fresh')).toBe('fresh');
+  });
 });
 
 describe('template cache', () => {

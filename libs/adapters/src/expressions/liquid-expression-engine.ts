@@ -7,7 +7,10 @@ import { CUSTOM_FILTERS, FilterArgumentError } from './liquid-filters';
 export interface LiquidExpressionEngineOptions {
   /** Parsed templates kept; the least recently used one is dropped beyond this. */
   cacheSize?: number;
-  /** Wall-clock budget of one evaluation, in milliseconds. */
+  /**
+   * Wall-clock budget, in milliseconds, of all the evaluations one synchronous stretch of work makes (a token's mask,
+   * fingerprint and search indexes are evaluated in one): what keeps a request from holding the event loop.
+   */
   renderLimitMs?: number;
   /** liquidjs allocation budget of one evaluation (range sizes, string building). */
   memoryLimit?: number;
@@ -28,14 +31,15 @@ export class LiquidExpressionEngine implements ExpressionEngine {
   private readonly liquid: Liquid;
   private readonly cache = new Map<string, Template[]>();
   private readonly cacheSize: number;
-  private readonly renderOptions: { renderLimit: number; memoryLimit: number };
+  private readonly renderLimitMs: number;
+  private readonly memoryLimit: number;
+  /** When the current synchronous stretch's budget runs out; cleared by a microtask once the stretch is over. */
+  private deadline: number | null = null;
 
   constructor(options: LiquidExpressionEngineOptions = {}) {
     this.cacheSize = options.cacheSize ?? 1_000;
-    this.renderOptions = {
-      renderLimit: options.renderLimitMs ?? 250,
-      memoryLimit: options.memoryLimit ?? 10_000_000,
-    };
+    this.renderLimitMs = options.renderLimitMs ?? 30;
+    this.memoryLimit = options.memoryLimit ?? 10_000_000;
     this.liquid = new Liquid({
       strictFilters: true,
       ownPropertyOnly: true,
@@ -67,11 +71,26 @@ export class LiquidExpressionEngine implements ExpressionEngine {
     } catch (error) {
       throw new ExpressionError(`The expression does not parse: ${parseFailure(error)}`);
     }
+    const remaining = this.remainingBudget();
+    if (remaining <= 0) throw new ExpressionError('The expressions exceeded their shared time limit.');
     try {
-      return String(this.liquid.renderSync(template, { data }, this.renderOptions));
+      return String(this.liquid.renderSync(template, { data }, { renderLimit: remaining, memoryLimit: this.memoryLimit }));
     } catch (error) {
       throw new ExpressionError(renderFailure(error));
     }
+  }
+
+  /**
+   * Evaluations are synchronous, so all of one request's happen before the next microtask: they share one budget,
+   * which starts with the first of them and ends when the stretch does.
+   */
+  private remainingBudget(): number {
+    const now = performance.now();
+    if (this.deadline === null) {
+      this.deadline = now + this.renderLimitMs;
+      queueMicrotask(() => (this.deadline = null));
+    }
+    return this.deadline - now;
   }
 
   private parse(expression: string): Template[] {

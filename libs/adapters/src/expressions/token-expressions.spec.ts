@@ -49,8 +49,8 @@ describe('expressions over JSON data', () => {
     ["{{ data.name | split: ' ' }}", 'evaluates to a list'],
     ['{{ data.missing }}', 'evaluates to an empty value'],
     ['{{ data.nothing | default: "null" }}', 'evaluates to null'],
-    ['{{ data.name | no_such_filter }}', 'undefined filter: no_such_filter'],
-    ["{% include 'x' %}", 'tag "include" not found'],
+    ['{{ data.name | no_such_filter }}', 'an unknown filter'],
+    ["{% include 'x' %}", 'an unknown tag'],
   ])('%s is a 400 on its index, without the data in the message', (expression, message) => {
     const errors = errorsOf({ type: 'token', data: { name: SECRET_NAME, tags: ['a', 'b'] }, search_indexes: [expression] });
     expect(errors['search_indexes[0]']).toEqual([expect.stringContaining(message)]);

@@ -1,4 +1,4 @@
-import { DATA_SEARCH_TOKEN_TYPES, isLuhnValid, MAX_TOKEN_DATA_DEPTH, tokenTypeRules, type TokenType } from './token-types';
+import { DATA_SEARCH_TOKEN_TYPES, isLuhnValid, MAX_TOKEN_DATA_DEPTH, MAX_TOKEN_DATA_LENGTH, tokenTypeRules, type TokenType } from './token-types';
 
 const nested = (depth: number): unknown => (depth === 1 ? 'leaf' : { next: nested(depth - 1) });
 
@@ -51,6 +51,25 @@ describe('data each type accepts', () => {
     const problem = tokenTypeRules(type).checkData(data);
     expect(problem).toMatch(message);
     if (typeof data === 'string') expect(problem).not.toContain(data);
+  });
+});
+
+describe('the size of token data', () => {
+  const check = (data: unknown) => tokenTypeRules('token').checkData(data);
+
+  it('takes data of exactly the maximum JSON length, and refuses one character more', () => {
+    const fits = 'x'.repeat(MAX_TOKEN_DATA_LENGTH - 2);
+    expect(JSON.stringify(fits)).toHaveLength(MAX_TOKEN_DATA_LENGTH);
+    expect(check(fits)).toBeNull();
+    expect(check(fits + 'x')).toMatch(/at most 65,536 characters/);
+  });
+
+  it.each([
+    ['a long array', Array.from({ length: 300_000 }, () => 1)],
+    ['an object of many keys', Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, i]))],
+    ['escapes that only the exact length counts', { s: '\u0001'.repeat(20_000) }],
+  ])('refuses %s', (_title, data) => {
+    expect(check(data)).toMatch(/at most 65,536 characters/);
   });
 });
 

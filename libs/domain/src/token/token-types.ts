@@ -15,6 +15,14 @@ export const DEFAULT_DATA_SEARCH_INDEXES: readonly string[] = Object.freeze([
 /** Deeper `token` data is refused: rendering and JSON.stringify recurse, and no real payload nests this far. */
 export const MAX_TOKEN_DATA_DEPTH = 64;
 
+/**
+ * The most JSON text a token's data may take (characters of `JSON.stringify(data)`). A vault token is a secret, not a
+ * document store: the bound keeps every expression evaluated on it (mask, fingerprint, search indexes), its encryption
+ * and its events small, so no request holds the event loop for long.
+ */
+export const MAX_TOKEN_DATA_LENGTH = 65_536;
+const TOO_LARGE = `data must be at most ${MAX_TOKEN_DATA_LENGTH.toLocaleString('en-US')} characters of JSON.`;
+
 export interface TokenTypeRules {
   readonly type: TokenType;
   readonly defaultContainer: string;
@@ -61,27 +69,35 @@ const isEin = (text: string): boolean => NINE_DIGITS.test(text) || /^\d{2}-\d{7}
 const checkJsonData = (data: unknown): string | null => {
   if (data === undefined) return 'data is required.';
   if (data === null) return 'data must not be null.';
-  // Iterative walk: a recursive one would let a deeply nested body overflow the stack.
+  // Iterative walk: a recursive one would let a deeply nested body overflow the stack. It adds up a lower bound of the
+  // JSON length as it goes, so a huge value is refused before it is walked (or stringified) whole.
   const pending: Array<{ value: unknown; depth: number }> = [{ value: data, depth: 1 }];
+  let length = 0;
   while (pending.length > 0) {
     const { value, depth } = pending.pop()!;
     if (depth > MAX_TOKEN_DATA_DEPTH) return `data must not nest deeper than ${MAX_TOKEN_DATA_DEPTH} levels.`;
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
-    if (typeof value === 'number') {
+    if (value === null || typeof value === 'boolean') length += 4;
+    else if (typeof value === 'string') length += value.length + 2;
+    else if (typeof value === 'number') {
       if (!Number.isFinite(value)) return 'data must be a JSON value (numbers must be finite).';
-      continue;
-    }
-    if (Array.isArray(value)) {
+      length += 1;
+    } else if (Array.isArray(value)) {
+      length += 1 + value.length;
+      if (length > MAX_TOKEN_DATA_LENGTH) return TOO_LARGE;
       for (const item of value) pending.push({ value: item, depth: depth + 1 });
-      continue;
-    }
-    if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-      for (const item of Object.values(value)) pending.push({ value: item, depth: depth + 1 });
-      continue;
-    }
-    return 'data must be a JSON value.';
+    } else if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      const keys = Object.keys(value);
+      length += 1 + keys.length;
+      if (length > MAX_TOKEN_DATA_LENGTH) return TOO_LARGE;
+      for (const key of keys) {
+        length += key.length + 3;
+        pending.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
+      }
+    } else return 'data must be a JSON value.';
+    if (length > MAX_TOKEN_DATA_LENGTH) return TOO_LARGE;
   }
-  return null;
+  // The bound above never overestimates; the exact length is now cheap to take.
+  return JSON.stringify(data).length > MAX_TOKEN_DATA_LENGTH ? TOO_LARGE : null;
 };
 
 const REVEAL_LAST_4 = '{{ data | reveal_last: 4 }}';
