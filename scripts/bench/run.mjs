@@ -5,7 +5,7 @@
 // create, loading to N tokens, projection lag, search, rebuild, memory, then a summary against the issue's targets.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -24,6 +24,8 @@ const ROOT = resolve(HERE, '..', '..');
 const API_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
 const CLI_MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const LOAD = join(HERE, 'load.mjs');
+const WORST_CASE_BODIES = join(HERE, 'worst-case-bodies.mjs');
+const PHASES = ['all', 'worst-case-bodies'];
 const BASELINE = join(HERE, 'baseline-server.mjs');
 const RATE_LIMIT = 1_000_000;
 
@@ -47,10 +49,14 @@ Options:
   --service-arg ARG     extra node flag for the service, repeatable (e.g. --service-arg=--cpu-prof
                         --service-arg=--cpu-prof-dir=/tmp/prof)
   --service-env K=V     extra environment variable for the service, repeatable (e.g. VAULT_LOG_LEVEL=warn)
+  --phase NAME          all (default), or worst-case-bodies alone (no service, baseline or tokens needed)
+  --worst-case-repeat N times each worst-case body is sent after its warm-up (default 5)
   --help                show this help
 
 Phases: baseline, 1 create, 2 loading to N tokens, 3 projection lag, 4 search, 5 rebuild (CLI, API running),
-6 memory (peak RSS of the service), then a summary against the targets of issue 5 with a PASS/MISS column.
+6 memory (peak RSS of the service), 7 worst-case bodies (the built app in-process, scripts/bench/worst-case-bodies.mjs:
+the event-loop delay each endpoint's worst accepted and refused bodies cause), then a summary against the targets
+with a PASS/MISS column.
 Exit status: 0 when every phase completed (targets missed or not), 1 when something failed (the service died,
 a response had an unexpected status, a phase timed out), 2 on bad options.`;
 
@@ -75,6 +81,8 @@ function options() {
         'max-minutes': { type: 'string', default: '120' },
         'service-arg': { type: 'string', multiple: true, default: [] },
         'service-env': { type: 'string', multiple: true, default: [] },
+        phase: { type: 'string', default: 'all' },
+        'worst-case-repeat': { type: 'string', default: '5' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -114,6 +122,8 @@ function options() {
     maxMinutes: number('max-minutes', { min: 1 }),
     serviceArgs: parsed['service-arg'],
     serviceEnv,
+    phase: PHASES.includes(parsed.phase) ? parsed.phase : usage(`--phase must be one of ${PHASES.join(', ')}, not "${parsed.phase}".`),
+    worstCaseRepeat: number('worst-case-repeat', { min: 1, integer: true }),
   };
 }
 
@@ -136,7 +146,7 @@ const children = new Set(); // load workers, baseline server, CLI: killed on fai
 let service = null; // { child, port, pid }
 let stopping = false;
 let failed = false;
-const results = { machine: null, settings: null, baseline: null, create: null, load: null, lag: null, search: null, rebuild: null, memory: null, shutdown: null, targets: null, warnings: [] };
+const results = { machine: null, settings: null, baseline: null, create: null, load: null, lag: null, search: null, rebuild: null, memory: null, shutdown: null, worst_case_bodies: null, targets: null, warnings: [] };
 
 const log = (line = '') => process.stdout.write(line + '\n');
 const warn = (line) => {
@@ -991,6 +1001,36 @@ function phaseMemory() {
   log();
 }
 
+/**
+ * Phase 7: scripts/bench/worst-case-bodies.mjs in its own process (it runs the built app in-process, so the event-loop
+ * delay it measures is the API's). Its tables are printed as they come; its JSON result is kept.
+ */
+async function phaseWorstCaseBodies() {
+  enterPhase('worst-case bodies');
+  log('## Phase 7: worst-case bodies (scripts/bench/worst-case-bodies.mjs, the built app in-process)');
+  log();
+  const out = join(tmp, 'worst-case-bodies.json');
+  const child = spawn(process.execPath, ['--no-node-snapshot', WORST_CASE_BODIES, '--repeat', String(opts.worstCaseRepeat), '--json', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  onLines(child.stdout, (line) => log(line));
+  const stderr = [];
+  onLines(child.stderr, (line) => stderr.push(line));
+  const outcome = await new Promise((r) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      r({ timeout: true });
+    }, Math.max(1000, remainingMs()));
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      r({ code, signal });
+    });
+  });
+  children.delete(child);
+  if (outcome.timeout) throw new BenchError(`worst-case bodies: out of time (--max-minutes ${opts.maxMinutes})`);
+  if (outcome.code !== 0) throw new BenchError(`worst-case bodies exited with ${outcome.code ?? outcome.signal}:\n${stderr.join('\n')}`);
+  results.worst_case_bodies = JSON.parse(readFileSync(out, 'utf8'));
+}
+
 async function stopService() {
   stopping = true;
   const outcome = await stopChild(service.child, 30_000);
@@ -998,6 +1038,13 @@ async function stopService() {
   log(`Service stopped with SIGTERM: ${outcome.killed ? 'did NOT exit within 30 s, killed' : `exit code ${outcome.code ?? outcome.signal}`} after ${outcome.ms} ms.`);
   log();
   return outcome.code === 0 && !outcome.killed;
+}
+
+/** The summary row of phase 7: the longest any endpoint's worst-case body held the event loop. */
+function worstCaseRow() {
+  const byEndpoint = results.worst_case_bodies?.by_endpoint ?? {};
+  const [endpoint, max] = Object.entries(byEndpoint).sort((a, b) => b[1] - a[1])[0] ?? [null, null];
+  return ['worst-case bodies: longest event-loop hold', max === null ? null : `${ms(max)} (${endpoint})`, '≤ 50 ms', max, 50, 'max'];
 }
 
 function summary() {
@@ -1015,6 +1062,7 @@ function summary() {
     [`projection lag p99 at ${int(results.lag.achieved_creates_per_s)} creates/s`, ms(results.lag.lag_ms.p99), '≤ 100 ms', results.lag.lag_ms.p99, 100, 'max'],
     ['rebuild', `${int(results.rebuild.events_per_second)} events/s`, '≥ 50,000 events/s', results.rebuild.events_per_second, 50000, 'min'],
     ['peak RSS of the service', mb(results.memory.peak_rss_bytes), '≤ 400 MB', results.memory.peak_rss_bytes, 400 * 1048576, 'max'],
+    worstCaseRow(),
   ];
   const verdict = (value, limit, kind) => {
     if (!kind) return '—';
@@ -1063,6 +1111,12 @@ async function main() {
   log(`Settings: --tokens ${opts.tokens} --duration ${opts.duration} --connections ${opts.connections} --seed ${opts.seed}; all traffic to 127.0.0.1; temp dir ${tmp}`);
   log();
 
+  if (opts.phase === 'worst-case-bodies') {
+    await phaseWorstCaseBodies();
+    if (opts.json) writeFileSync(opts.json, JSON.stringify(results, null, 2) + '\n');
+    cleanup();
+    process.exit(0);
+  }
   await phaseBaseline();
   await phaseStart();
   await phaseCreate();
@@ -1072,6 +1126,7 @@ async function main() {
   await phaseRebuild();
   phaseMemory();
   const cleanStop = await stopService();
+  await phaseWorstCaseBodies();
   summary();
   if (opts.json) {
     writeFileSync(opts.json, JSON.stringify(results, null, 2) + '\n');

@@ -1,0 +1,259 @@
+// The worst-case-bodies phase (`npm run bench -- --phase worst-case-bodies`, or this file alone after npm run build):
+// builds the worst body each endpoint accepts (largest allowed lists, deepest allowed nesting, longest allowed strings)
+// and the worst it must refuse (1 MiB of it), starts the built API in this process on a temp data dir, sends each
+// body several times with fetch, and reports the longest the API's event loop was held (perf_hooks
+// monitorEventLoopDelay, 1 ms resolution, running in the API's own process). API.md's target: 50 ms per request.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ms, table } from './util.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..', '..');
+const DIST = join(ROOT, 'dist');
+const TARGET_MS = 50;
+const MiB = 1024 * 1024;
+
+const HELP = `Usage: node --no-node-snapshot scripts/bench/worst-case-bodies.mjs [--repeat N] [--json FILE]
+       npm run bench -- --phase worst-case-bodies
+
+Starts the built API (dist/, from npm run build) in this process on a fresh temporary data dir, sends the worst-case
+body of every endpoint --repeat times (default 5, after one unmeasured warm-up) and prints, per endpoint and per body,
+the maximum event-loop delay of the process (target ≤ ${TARGET_MS} ms) and the slowest response.`;
+
+const { values: args } = parseArgs({
+  options: { repeat: { type: 'string', default: '5' }, json: { type: 'string' }, help: { type: 'boolean', default: false } },
+  strict: true,
+});
+if (args.help) {
+  process.stdout.write(HELP + '\n');
+  process.exit(0);
+}
+const REPEAT = Number(args.repeat);
+if (!Number.isInteger(REPEAT) || REPEAT < 1) {
+  process.stderr.write(`worst-case-bodies: --repeat must be an integer ≥ 1, not "${args.repeat}"\n`);
+  process.exit(2);
+}
+
+// isolated-vm needs --no-node-snapshot on Node 20: run again with it when it is missing.
+if (!process.execArgv.includes('--no-node-snapshot')) {
+  const rerun = spawnSync(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(rerun.status ?? 1);
+}
+
+if (!existsSync(join(DIST, 'apps', 'api', 'src', 'create-app.js'))) {
+  process.stderr.write('worst-case-bodies: dist/ is missing: run npm run build first (npm run bench does)\n');
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bodies
+
+const str = (length, char = 'x') => char.repeat(length);
+const many = (count, item) => Array.from({ length: count }, (_, i) => item(i));
+/** `{"a":[1,1,…]}`-style padding: a JSON text of exactly `bytes` bytes made of `prefix`, filler items and `suffix`. */
+const padded = (bytes, prefix, item, suffix) => {
+  const room = bytes - prefix.length - suffix.length;
+  const count = Math.max(0, Math.floor((room + 1) / (item.length + 1)));
+  return prefix + many(count, () => item).join(',') + suffix;
+};
+const nestedArrays = (depth, inner = '') => `${str(depth, '[')}${inner}${str(depth, ']')}`;
+/** A 16×16 PNG header (signature and IHDR with its CRC) padded with zeros to `bytes`, as a data URL. */
+const pngIcon = (bytes) => {
+  const header = Buffer.from('89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61', 'hex');
+  const image = Buffer.alloc(bytes);
+  header.copy(image);
+  return `data:image/png;base64,${image.toString('base64')}`;
+};
+
+const TOKEN_PERMISSIONS = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search'];
+
+// Largest allowed lists, longest allowed strings.
+const maxApplication = () => ({
+  name: str(200, 'n'),
+  type: 'private',
+  permissions: many(30, (i) => TOKEN_PERMISSIONS[i % TOKEN_PERMISSIONS.length]),
+  rules: many(100, (i) => ({
+    description: str(500, 'd'),
+    priority: i + 1,
+    container: `/c${i}/${str(150, 'a')}/`,
+    transform: ['mask', 'redact', 'reveal'][i % 3],
+    permissions: many(30, (j) => TOKEN_PERMISSIONS[j % TOKEN_PERMISSIONS.length]),
+  })),
+  expires_at: null,
+});
+
+const maxTokenFields = () => ({
+  containers: many(10, (i) => `/c${i}/${str(100, 'a')}/`),
+  metadata: Object.fromEntries(many(50, (i) => [`k${i}_${str(95, 'k')}`, str(500, 'v')])),
+  search_indexes: many(20, (i) => `{{ data.k${i} | append: "${str(1_950, 's')}" }}`),
+  mask: `{{ data.k0 | slice: 0, 4 | append: "${str(1_950, '*')}" }}`,
+});
+/** Data of about 700 KB: 2,000 keys of 350 characters; the default fingerprint stringifies all of it. */
+const wideData = () => Object.fromEntries(many(2_000, (i) => [`k${i}`, str(350, String.fromCharCode(97 + (i % 26)))]));
+/** Data nested as deep as the domain allows (63 arrays around a value, 64 levels), 10 KB at every level. */
+const deepData = () => {
+  let data = 'leaf';
+  for (let i = 0; i < 62; i++) data = [str(10_000, 'x'), data];
+  return [data];
+};
+
+/** 100 terms (the most a query may hold) in at most 4,096 characters (its longest). */
+const maxSearch = () => {
+  const query = many(100, (i) => `metadata.k${i}:"${str(20, 'v')}"`).join(' OR ');
+  if (query.length > 4_096) throw new Error(`the search query is ${query.length} characters long`);
+  return { query, page: 1_000_000_000, size: 100 };
+};
+
+const maxFormula = () => ({
+  name: str(200, 'n'),
+  description: str(2_000, 'd'),
+  type: 'private',
+  icon: pngIcon(100_000),
+  code: `module.exports = async function (request) { return { raw: request.args }; };\n//${str(50_000 - 80, 'c')}`.slice(0, 50_000),
+  configuration: many(100, (i) => ({ name: `c${i}_${str(190, 'c')}`, description: str(2_000, 'd'), type: 'string' })),
+  // Dotted names of ~100 segments each: the prefix map sees every one.
+  request_parameters: many(200, (i) => ({ name: `p${i}.${many(98, () => 'a').join('.')}`.slice(0, 200), description: str(1_000, 'd'), type: 'number', optional: true })),
+});
+
+// Refused bodies, each up to 1 MiB (the largest the parser reads).
+const ALMOST = MiB - 64;
+const refused = {
+  invalidAtTheEnd: () => padded(ALMOST, '{"a":[', '1', ',]}'),
+  nested: () => `{"a":${nestedArrays(Math.floor((ALMOST - 10) / 2))}}`,
+  wideObjects: (field) => padded(ALMOST, `{"${field}":[`, '{"constructor":1,"b":[1]}', ']}'),
+  tooLarge: () => `{"a":"${str(MiB, 'x')}"}`,
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The API, in this process
+
+const require = createRequire(import.meta.url);
+require(join(ROOT, 'node_modules', 'reflect-metadata'));
+const { createApp } = require(join(DIST, 'apps', 'api', 'src', 'create-app.js'));
+const { loadConfig } = require(join(DIST, 'libs', 'nest', 'src', 'index.js'));
+
+const dataDir = mkdtempSync(join(os.tmpdir(), 'vault-worst-case-'));
+const bootstrapKey = randomBytes(24).toString('base64url');
+const config = loadConfig({ VAULT_DATA_DIR: dataDir, VAULT_BOOTSTRAP_KEY: bootstrapKey, VAULT_LOG_LEVEL: 'error', VAULT_RATE_LIMIT_PER_SECOND: '1000000', VAULT_EXPIRY_SWEEP_MS: '0' });
+const app = await createApp(config);
+await app.listen(0, '127.0.0.1');
+const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+
+const call = async (method, path, key, body, contentType = 'application/json') => {
+  const started = performance.now();
+  const response = await fetch(base + path, {
+    method,
+    headers: { 'svc-api-key': key, ...(body === undefined ? {} : { 'content-type': contentType }) },
+    body,
+  });
+  const text = await response.text();
+  return { status: response.status, text, ms: performance.now() - started };
+};
+const created = async (what, response) => {
+  const { status, text } = await response;
+  if (status !== 201) throw new Error(`set-up, ${what}: ${status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+};
+
+const admin = bootstrapKey;
+const holder = await created('application', call('POST', '/applications', admin, JSON.stringify({
+  name: 'bench',
+  type: 'private',
+  permissions: TOKEN_PERMISSIONS,
+  rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: TOKEN_PERMISSIONS }],
+})));
+const victim = await created('application', call('POST', '/applications', admin, JSON.stringify({ name: 'victim', type: 'private', permissions: ['token:read'] })));
+const token = await created('token', call('POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: { k0: 'start' } })));
+const formula = await created('formula', call('POST', '/reactor-formulas', admin, JSON.stringify({ name: 'bench', type: 'private', code: 'module.exports = async () => ({});', configuration: [], request_parameters: [] })));
+
+/** [endpoint, case, method, path, key, body text, statuses expected, content type] */
+const cases = [
+  ['POST /applications', 'largest valid body (30 permissions, 100 rules × 30 permissions)', 'POST', '/applications', admin, JSON.stringify(maxApplication()), [201]],
+  ['POST /applications', 'refused: 1 MiB, invalid at its end', 'POST', '/applications', admin, refused.invalidAtTheEnd(), [400]],
+  ['POST /applications', 'refused: 1 MiB nested 500,000 deep', 'POST', '/applications', admin, refused.nested(), [400]],
+  ['POST /applications', 'refused: 1 MiB of rules (40,000)', 'POST', '/applications', admin, refused.wideObjects('rules'), [400]],
+  ['POST /applications', 'refused: 1 MiB of objects in a scalar field', 'POST', '/applications', admin, refused.wideObjects('expires_at'), [400]],
+  ['POST /applications', 'refused: over 1 MiB', 'POST', '/applications', admin, refused.tooLarge(), [413]],
+  ['PUT /applications/{id}', 'largest valid body', 'PUT', `/applications/${victim.id}`, admin, JSON.stringify(maxApplication()), [200]],
+  ['PUT /applications/{id}', 'refused: 1 MiB of objects in a scalar field', 'PUT', `/applications/${victim.id}`, admin, refused.wideObjects('name'), [400]],
+  ['GET /applications', '100 per page', 'GET', '/applications?page=1&size=100', admin, undefined, [200]],
+  ['POST /tokens', 'largest lists, 700 KB data, 20 search indexes of 2,000 characters', 'POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: wideData(), ...maxTokenFields() }), [201]],
+  ['POST /tokens', 'data nested 64 levels deep, 10 KB per level', 'POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: deepData(), ...maxTokenFields(), search_indexes: [] }), [201]],
+  ['POST /tokens', 'refused: 1 MiB of metadata (30,000 keys)', 'POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: 'x', metadata: Object.fromEntries(many(30_000, (i) => [`k${String(i).padStart(6, '0')}`, str(20, 'v')])) }), [400]],
+  ['POST /tokens', 'refused: 1 MiB, invalid at its end', 'POST', '/tokens', holder.key, refused.invalidAtTheEnd(), [400]],
+  ['POST /tokens', 'refused: 1 MiB nested 500,000 deep', 'POST', '/tokens', holder.key, refused.nested(), [400]],
+  ['PATCH /tokens/{id}', 'largest patch (700 KB data, largest lists)', 'PATCH', `/tokens/${token.id}`, holder.key, JSON.stringify({ data: wideData(), ...maxTokenFields() }), [200], 'application/merge-patch+json'],
+  ['PATCH /tokens/{id}', 'refused: 1 MiB of containers (100,000)', 'PATCH', `/tokens/${token.id}`, holder.key, padded(ALMOST, '{"containers":[', '"/a/"', ']}'), [400], 'application/merge-patch+json'],
+  ['GET /tokens/{id}', 'a token of 700 KB data, revealed', 'GET', `/tokens/${token.id}`, holder.key, undefined, [200]],
+  ['POST /tokens/search', 'query of 4,096 characters and 100 terms, page 1,000,000,000, size 100', 'POST', '/tokens/search', holder.key, JSON.stringify(maxSearch()), [200]],
+  ['POST /tokens/search', 'all tokens, 100 per page (700 KB each, revealed)', 'POST', '/tokens/search', holder.key, JSON.stringify({ query: null, size: 100 }), [200]],
+  ['POST /tokens/search', 'refused: a query of 1 MiB', 'POST', '/tokens/search', holder.key, JSON.stringify({ query: str(ALMOST - 20, 'a') }), [400]],
+  ['POST /tokens/search', 'refused: 1 MiB of objects as the query', 'POST', '/tokens/search', holder.key, refused.wideObjects('query'), [400]],
+  ['POST /tokens/search', 'refused: 1 MiB nested 500,000 deep', 'POST', '/tokens/search', holder.key, refused.nested(), [400]],
+  ['POST /reactor-formulas', 'largest valid body (100 settings, 200 parameters, 50,000 characters of code, 100 KB icon)', 'POST', '/reactor-formulas', admin, JSON.stringify(maxFormula()), [201]],
+  ['POST /reactor-formulas', 'refused (422): code of 50,000 characters nested 25,000 deep', 'POST', '/reactor-formulas', admin, JSON.stringify({ ...maxFormula(), icon: null, code: `module.exports = async () => ${str(24_980, '(')}1${str(24_980, ')')};` }), [422]],
+  ['POST /reactor-formulas', 'refused: 20,000 request parameters', 'POST', '/reactor-formulas', admin, JSON.stringify({ ...maxFormula(), icon: null, configuration: [], request_parameters: many(20_000, (i) => ({ name: `a.b.c.d.e.f.g.h${i}`, type: 'string' })) }), [400]],
+  ['POST /reactor-formulas', 'refused: 1 MiB, invalid at its end', 'POST', '/reactor-formulas', admin, refused.invalidAtTheEnd(), [400]],
+  ['PUT /reactor-formulas/{id}', 'largest valid body', 'PUT', `/reactor-formulas/${formula.id}`, admin, JSON.stringify(maxFormula()), [200]],
+  ['GET /reactor-formulas', '100 per page, name pattern', 'GET', '/reactor-formulas?name=*n*&page=1&size=100', admin, undefined, [200]],
+  ['GET /permissions', 'baseline: a small read', 'GET', '/permissions', holder.key, undefined, [200]],
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Measure
+
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+const rows = [];
+const results = [];
+let failed = false;
+for (const [endpoint, what, method, path, key, body, expected, contentType] of cases) {
+  const first = await call(method, path, key, body, contentType);
+  if (!expected.includes(first.status)) {
+    failed = true;
+    process.stderr.write(`worst-case-bodies: ${endpoint} (${what}) answered ${first.status}, expected ${expected.join(' or ')}: ${first.text.slice(0, 300)}\n`);
+  }
+  let maxDelay = 0;
+  let slowest = 0;
+  for (let i = 0; i < REPEAT; i++) {
+    // Let the timers of the previous request settle, then measure this one alone.
+    await new Promise((r) => setTimeout(r, 20));
+    delay.reset();
+    const { status, ms: took } = await call(method, path, key, body, contentType);
+    await new Promise((r) => setImmediate(r));
+    maxDelay = Math.max(maxDelay, delay.max / 1e6);
+    slowest = Math.max(slowest, took);
+    if (!expected.includes(status)) failed = true;
+  }
+  const bytes = body === undefined ? 0 : Buffer.byteLength(body);
+  results.push({ endpoint, case: what, status: first.status, body_bytes: bytes, max_event_loop_delay_ms: Math.round(maxDelay * 10) / 10, slowest_response_ms: Math.round(slowest * 10) / 10 });
+  rows.push([endpoint, what, first.status, bytes === 0 ? '—' : `${(bytes / 1024).toFixed(0)} KB`, ms(maxDelay), ms(slowest), maxDelay <= TARGET_MS ? 'PASS' : 'MISS']);
+}
+delay.disable();
+await app.close();
+rmSync(dataDir, { recursive: true, force: true });
+
+const byEndpoint = new Map();
+for (const r of results) byEndpoint.set(r.endpoint, Math.max(byEndpoint.get(r.endpoint) ?? 0, r.max_event_loop_delay_ms));
+
+const out = (line = '') => process.stdout.write(line + '\n');
+out(`## Worst-case bodies: event-loop delay in the API process (monitorEventLoopDelay, 1 ms resolution; ${REPEAT} runs each after a warm-up; target ≤ ${TARGET_MS} ms)`);
+out();
+out(table(['endpoint', 'max event-loop delay', 'verdict'], [...byEndpoint].map(([endpoint, max]) => [endpoint, ms(max), max <= TARGET_MS ? 'PASS' : 'MISS'])));
+out();
+out(table(['endpoint', 'body', 'status', 'size', 'max event-loop delay', 'slowest response', 'verdict'], rows));
+out();
+out(`Node.js ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}. The client (fetch) runs in the same process, so its own work is counted too.`);
+if (args.json) writeFileSync(args.json, JSON.stringify({ target_ms: TARGET_MS, repeat: REPEAT, by_endpoint: Object.fromEntries(byEndpoint), cases: results }, null, 2) + '\n');
+if (failed) {
+  process.stderr.write('worst-case-bodies: some bodies got an unexpected status (above)\n');
+  process.exit(1);
+}
+process.exit(0);
