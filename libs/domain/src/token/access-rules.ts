@@ -164,7 +164,8 @@ const readRulePermissions = (permissions: unknown, path: string, errors: FieldEr
   }
   permissions.forEach((permission, j) => {
     if (typeof permission !== 'string' || !isTokenPermission(permission)) {
-      const shown = typeof permission === 'string' ? `"${permission}"` : jsonTypeOf(permission);
+      // The value is not repeated back: error bodies quote names we define, never what a caller sent.
+      const shown = typeof permission === 'string' ? 'another string' : jsonTypeOf(permission);
       errors.add(`${path}[${j}]`, `${path}[${j}] must be a token permission (token:read, token:search, …), not ${shown}.`);
     }
   });
