@@ -93,12 +93,16 @@ export class CreateCommand implements Cmd {
     let allowed: number[];
     let why: string;
     if (!heldPermissions(app.spec).has('token:create')) [allowed, why] = [[403], 'the app lacks token:create'];
-    else if (problems.length) [allowed, why] = [rule ? [400] : [400, 403], `invalid: ${problems.join(', ')}`];
+    else if (problems.certain.length) [allowed, why] = [rule ? [400] : [400, 403], `invalid: ${problems.certain.join(', ')}`];
     else if (!rule) [allowed, why] = [[403], 'no token:create rule covers the requested containers'];
     else if (body.deduplicate_token && covered.length) [allowed, why] = [[200], `deduplicates to ${covered.map((t) => w.label(t)).join('/')}`];
     else if (body.deduplicate_token && matches.length)
       [allowed, why] = [[201], `the fingerprint matches ${matches.map((t) => w.label(t)).join('/')}, which no token:create rule of the caller covers: it does not exist for this caller`];
     else [allowed, why] = [[201], 'a new token'];
+    if (!problems.certain.length && problems.possible.length && !allowed.includes(400)) {
+      allowed.push(400);
+      why += `; or 400: ${problems.possible.join(', ')}`;
+    }
 
     const levels = w.levelsOf(app);
     learnFromRequest(app, body, type);
@@ -243,8 +247,9 @@ export class PatchCommand implements Cmd {
       const reasons: string[] = [];
       // Only what the patch sets (or re-derives with new data) must be valid; an expression stored before a rule existed
       // (a whole-data mask, say) may or may not fail a patch that does not touch it.
-      const problems = draftProblems(next);
-      const touched = problems.filter((p) => hasData || (present as readonly string[]).includes(p.split(/[[ ]/)[0]));
+      const found = draftProblems(next);
+      const problems = [...found.certain, ...found.possible];
+      const touched = found.certain.filter((p) => hasData || (present as readonly string[]).includes(p.split(/[[ ]/)[0]));
       if (touched.length) {
         errors.add(400);
         reasons.push(`invalid: ${touched.join(', ')}`);
@@ -270,7 +275,7 @@ export class PatchCommand implements Cmd {
       if (ambiguous && !allowed.includes(403)) allowed.push(403);
       if (untouched && !allowed.includes(400)) {
         allowed.push(400);
-        reasons.push(`stored expressions now invalid: ${problems.filter((p) => !touched.includes(p)).join(', ')}`);
+        reasons.push(`or 400: ${problems.filter((p) => !touched.includes(p)).join(', ')}`);
       }
       why = reasons.join('; ') || 'a permitted update';
     }

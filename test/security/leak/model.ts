@@ -170,20 +170,53 @@ export interface Draft {
   mask: string | null;
 }
 
+/**
+ * A looser reading of "the whole data": every letter and digit of the data's values (not its JSON keys) appears in the
+ * mask at least as often, in any order. A mask like `{{ data.k }}` on `{"k": "…"}` shows all of the data's values.
+ */
+export const maskMayShowWholeData = (masked: string, data: unknown): boolean => {
+  const values: string[] = [];
+  const walk = (value: unknown) => {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values.push(String(value));
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(data);
+  const counts = (text: string) => {
+    const map = new Map<string, number>();
+    for (const char of text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')) map.set(char, (map.get(char) ?? 0) + 1);
+    return map;
+  };
+  const needed = counts(values.join(''));
+  if (needed.size === 0) return false;
+  const shown = counts(masked);
+  for (const [char, count] of needed) if ((shown.get(char) ?? 0) < count) return false;
+  return true;
+};
+
+export interface DraftProblems {
+  /** Fields that make the draft a 400 under any reading of API.md. */
+  certain: string[];
+  /** Fields that make it a 400 under some reading only (either answer is accepted). */
+  possible: string[];
+}
+
 /** Which fields of a (valid-shaped) draft make it a 400, as far as the model can tell. */
-export const draftProblems = (draft: Draft): string[] => {
-  const problems: string[] = [];
-  if (draft.type === 'card_number' && draft.search_indexes.length > 0) problems.push('search_indexes (card_number)');
+export const draftProblems = (draft: Draft): DraftProblems => {
+  const certain: string[] = [];
+  const possible: string[] = [];
+  if (draft.type === 'card_number' && draft.search_indexes.length > 0) certain.push('search_indexes (card_number)');
   draft.search_indexes.forEach((expression, i) => {
     const rendered = evaluate(expression, draft.data);
-    if (rendered instanceof Error || indexProblem(rendered)) problems.push(`search_indexes[${i}]`);
+    if (rendered instanceof Error || indexProblem(rendered)) certain.push(`search_indexes[${i}]`);
   });
-  if (evaluate(draft.fingerprint_expression, draft.data) instanceof Error) problems.push('fingerprint_expression');
+  if (evaluate(draft.fingerprint_expression, draft.data) instanceof Error) certain.push('fingerprint_expression');
   if (draft.mask !== null) {
     const masked = evaluate(draft.mask, draft.data);
-    if (masked instanceof Error || maskShowsWholeData(masked, serialize(draft.type, draft.data))) problems.push('mask');
+    if (masked instanceof Error || maskShowsWholeData(masked, serialize(draft.type, draft.data))) certain.push('mask');
+    else if (maskMayShowWholeData(masked, draft.data)) possible.push('mask (shows every value of the data)');
   }
-  return problems;
+  return { certain, possible };
 };
 
 export const fingerprintInput = (draft: Pick<Draft, 'data' | 'fingerprint_expression'>): string | null => {
@@ -242,8 +275,10 @@ export interface AppModel {
   spec: AppSpec;
   id: string;
   key: string;
-  /** Every string this application legitimately knows: what it sent, and what its entitlements showed it. */
+  /** Every string this application legitimately knows: data it sent, and what its entitlements showed it. */
   known: Set<string>;
+  /** Search queries it sent: it knows what it guessed, but a guess entitles it to no token view. */
+  guessed: Set<string>;
 }
 
 export const currentVersion = (token: TokenModel): DataVersion => token.versions[token.versions.length - 1];
@@ -275,19 +310,23 @@ export const accrue = (apps: readonly AppModel[], tokens: readonly TokenModel[])
 /** Whether the application knows this data version's plaintext: then everything derived from it is no news to it. */
 export const knowsPlaintext = (app: AppModel, version: DataVersion): boolean => {
   const text = typeof version.data === 'string' ? version.data : version.plaintext;
-  return text.length >= MIN_SECRET ? knows(app, text) : app.known.has(text);
+  return text.length >= MIN_SECRET ? knows(app, text) : app.known.has(text) || app.guessed.has(text);
 };
 
-export const knows = (app: AppModel, text: string): boolean => {
-  if (app.known.has(text)) return true;
-  for (const known of app.known) if (known.includes(text)) return true;
+/** Whether the application knows this string: it is part of something it knows (or, unless excluded, guessed). */
+export const knows = (app: AppModel, text: string, withGuesses = true): boolean => {
+  const sets = withGuesses ? [app.known, app.guessed] : [app.known];
+  for (const set of sets) {
+    if (set.has(text)) return true;
+    for (const known of set) if (known.includes(text)) return true;
+  }
   return false;
 };
 
 /** Remembers what an application sent: data it supplies is always known to it. */
 export const learnFromRequest = (app: AppModel, body: unknown, type?: TokenType): void => {
   if (body === undefined) return;
-  app.known.add(typeof body === 'string' ? body : JSON.stringify(body));
+  (type ? app.known : app.guessed).add(typeof body === 'string' ? body : JSON.stringify(body));
   if (type && body && typeof body === 'object' && 'data' in body && (body as { data: unknown }).data !== undefined) {
     for (const secret of secretsOf(type, (body as { data: unknown }).data)) app.known.add(secret);
   }
