@@ -925,16 +925,7 @@ async function phaseRebuild() {
       log(`  ${line}`);
     }
   });
-  const outcome = await new Promise((r) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      r({ timeout: true });
-    }, Math.max(1000, remainingMs()));
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      r({ code, signal });
-    });
-  });
+  const outcome = await exitWithinTimeLeft(child);
   clearInterval(memTimer);
   children.delete(child);
   const wall = (performance.now() - started) / 1000;
@@ -1015,7 +1006,16 @@ async function phaseWorstCaseBodies() {
   onLines(child.stdout, (line) => log(line));
   const stderr = [];
   onLines(child.stderr, (line) => stderr.push(line));
-  const outcome = await new Promise((r) => {
+  const outcome = await exitWithinTimeLeft(child);
+  children.delete(child);
+  if (outcome.timeout) throw new BenchError(`worst-case bodies: out of time (--max-minutes ${opts.maxMinutes})`);
+  if (outcome.code !== 0) throw new BenchError(`worst-case bodies exited with ${outcome.code ?? outcome.signal}:\n${stderr.join('\n')}`);
+  results.worst_case_bodies = JSON.parse(readFileSync(out, 'utf8'));
+}
+
+/** Waits for a child process to exit; kills it when the run's time is up. */
+function exitWithinTimeLeft(child) {
+  return new Promise((r) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       r({ timeout: true });
@@ -1025,10 +1025,6 @@ async function phaseWorstCaseBodies() {
       r({ code, signal });
     });
   });
-  children.delete(child);
-  if (outcome.timeout) throw new BenchError(`worst-case bodies: out of time (--max-minutes ${opts.maxMinutes})`);
-  if (outcome.code !== 0) throw new BenchError(`worst-case bodies exited with ${outcome.code ?? outcome.signal}:\n${stderr.join('\n')}`);
-  results.worst_case_bodies = JSON.parse(readFileSync(out, 'utf8'));
 }
 
 async function stopService() {
