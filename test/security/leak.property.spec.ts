@@ -189,6 +189,30 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
       expect(sideways.status).toBe(200);
       expect(sideways.body).toMatchObject({ data: 'XXX-XX-8857', containers: ['/x/'] });
     });
+    it.each(['token:delete', 'token:use'])(
+      '4. a reveal rule for %s (which shows no data) does not license a move that upgrades the read view',
+      async (decoy) => {
+        const mgmt = await newTenant();
+        const full = await fullApp(mgmt);
+        const mover = await app(mgmt, 'decoy-mover', {
+          permissions: ['token:read', 'token:update', decoy],
+          rules: [
+            { priority: 1, container: '/', transform: 'reveal', permissions: [decoy] },
+            { priority: 2, container: '/pii/', transform: 'mask', permissions: ['token:read', 'token:update'] },
+            { priority: 3, container: '/', transform: 'reveal', permissions: ['token:read', 'token:update'] },
+          ],
+        });
+        const ssn = await as(full).post('/tokens', { type: 'social_security_number', data: '623-41-8857' });
+        const id = ssn.body.id;
+        expect((await as(mover).get(`/tokens/${id}`)).body.data).toBe('XXX-XX-8857');
+
+        const moved = await as(mover).patch(`/tokens/${id}`, { containers: ['/general/'] });
+        expect(moved.text).not.toContain('623-41-8857');
+        expect(moved.status).toBe(403);
+        const read = await as(mover).get(`/tokens/${id}`);
+        expect(read.body).toMatchObject({ data: 'XXX-XX-8857', containers: ['/pii/high/'] });
+      },
+    );
   });
 
   it(

@@ -56,11 +56,34 @@ const splitApp: fc.Arbitrary<AppSpec> = fc
     ],
   }));
 
+const SHOWING: TokenPermission[] = ['token:create', 'token:read', 'token:update', 'token:search'];
+
+/**
+ * A reveal rule for permissions that show no data (delete, use) ahead of rules that do: whatever "what the caller's
+ * rules show" means, such a rule must not license showing more through the others.
+ */
+const decoyApp: fc.Arbitrary<AppSpec> = fc
+  .record({
+    decoy: fc.subarray<TokenPermission>(['token:delete', 'token:use'], { minLength: 1 }),
+    weak: fc.constantFrom('/pii/', '/pii/high/', '/pci/', '/general/', '/x/'),
+    weakTransform: fc.constantFrom<Transform>('mask', 'redact'),
+    showing: fc.subarray(SHOWING, { minLength: 1 }),
+  })
+  .map(({ decoy, weak, weakTransform, showing }) => ({
+    permissions: [...new Set([...decoy, ...showing])],
+    rules: [
+      { priority: 1, container: '/', transform: 'reveal' as const, permissions: decoy },
+      { priority: 2, container: weak, transform: weakTransform, permissions: showing },
+      { priority: 3, container: '/', transform: 'reveal' as const, permissions: showing },
+    ],
+  }));
+
 export const appArb: fc.Arbitrary<AppSpec> = fc.oneof(
   { weight: 4, arbitrary: ruledApp },
   { weight: 1, arbitrary: rulelessApp },
   { weight: 2, arbitrary: broadApp },
   { weight: 3, arbitrary: splitApp },
+  { weight: 1, arbitrary: decoyApp },
 );
 
 export const appsArb = fc.array(appArb, { minLength: 2, maxLength: 4 });

@@ -6,9 +6,9 @@ import { LiquidExpressionEngine } from '@vault/adapters/expressions/liquid-expre
 
 export const engine = new LiquidExpressionEngine();
 
-export const TOKEN_PERMISSIONS = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete'] as const;
+export const TOKEN_PERMISSIONS = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete', 'token:use'] as const;
 export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
-/** The token permissions whose operations answer with a token view (DELETE answers 204 with no body). */
+/** The token permissions whose operations answer with a token view (DELETE answers 204 with no body; token:use never shows data). */
 export const SHOWING_PERMISSIONS: readonly TokenPermission[] = ['token:create', 'token:read', 'token:update', 'token:search'];
 
 export type Transform = 'reveal' | 'mask' | 'redact';
