@@ -46,6 +46,11 @@ export class EsdbEventStore implements EventStore {
     return new EsdbEventStore(connectionString);
   }
 
+  /** Subscriptions delivering or retrying now; a failed or closed one no longer counts. */
+  get openSubscriptions(): number {
+    return this.subscriptions.size;
+  }
+
   async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const proposed = events.map((e) =>
@@ -105,7 +110,13 @@ export class EsdbEventStore implements EventStore {
   }
 
   subscribe(options: SubscribeOptions): Subscription {
-    const inner = subscribeToVault(this.client, options, () => this.lastPosition(null));
+    // A failed subscription has already ended its client stream; it leaves the set before the subscriber hears of it,
+    // so a subscriber that retries on error (the projector, every second through an outage) leaves nothing behind.
+    const onError = (error: unknown) => {
+      this.subscriptions.delete(subscription);
+      options.onError?.(error);
+    };
+    const inner = subscribeToVault(this.client, { ...options, onError }, () => this.lastPosition(null));
     const subscription: Subscription = {
       close: async () => {
         this.subscriptions.delete(subscription);

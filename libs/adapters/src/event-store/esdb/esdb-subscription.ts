@@ -106,6 +106,7 @@ export function subscribeToVault(
     if (closing) return; // cancelling the gRPC call or destroying the stream on close surfaces here
     closing = true;
     await subscription.unsubscribe().catch(() => undefined);
+    subscription.destroy(); // the client stream is released here, not only on close(): nobody closes a failed subscription
     options.onError?.(error);
   });
 
