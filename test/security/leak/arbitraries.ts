@@ -65,7 +65,7 @@ const SHOWING: TokenPermission[] = ['token:create', 'token:read', 'token:update'
 const decoyApp: fc.Arbitrary<AppSpec> = fc
   .record({
     decoy: fc.subarray<TokenPermission>(['token:delete', 'token:use'], { minLength: 1 }),
-    weak: fc.constantFrom('/pii/', '/pii/high/', '/pci/', '/general/', '/x/'),
+    weak: fc.constantFrom('/pii/', '/pci/', '/general/'),
     weakTransform: fc.constantFrom<Transform>('mask', 'redact'),
     showing: fc.subarray(SHOWING, { minLength: 1 }),
   })
@@ -83,7 +83,7 @@ export const appArb: fc.Arbitrary<AppSpec> = fc.oneof(
   { weight: 1, arbitrary: rulelessApp },
   { weight: 2, arbitrary: broadApp },
   { weight: 3, arbitrary: splitApp },
-  { weight: 1, arbitrary: decoyApp },
+  { weight: 2, arbitrary: decoyApp },
 );
 
 export const appsArb = fc.array(appArb, { minLength: 2, maxLength: 4 });
@@ -311,7 +311,7 @@ const metadataPatch = fc.record(
 
 export const patchChoice: fc.Arbitrary<PatchChoice> = fc.oneof(
   { weight: 2, arbitrary: mixedPatch },
-  { weight: 3, arbitrary: movePatch },
+  { weight: 4, arbitrary: movePatch },
   { weight: 3, arbitrary: derivingPatch },
   { weight: 2, arbitrary: dataPatch },
   { weight: 1, arbitrary: metadataPatch },
