@@ -1,5 +1,6 @@
 // The behaviour every EventStore adapter must show; run by one spec per adapter.
 import { randomUUID } from 'node:crypto';
+import { largestAppend } from './event-store.largest-append';
 import {
   comparePositions,
   EventStore,
@@ -55,6 +56,14 @@ export function describeEventStoreContract(name: string, connect: () => Promise<
       expect(events[0]).toMatchObject({ streamId: id, revision: 0n, type: 'TokenCreated', data: { n: 1 } });
       expect(events[0].metadata).toEqual(event('x', 1).metadata);
       expect(comparePositions(events[0].position, result.position)).toBe(0);
+    });
+
+    it('takes the largest append the vault makes (a formula at every limit) and reads it back unchanged', async () => {
+      const { streamId, events } = largestAppend();
+      await store.append(streamId, events, 'no_stream');
+      const read = await store.readStream(streamId);
+      expect(read.map((e) => e.type)).toEqual(events.map((e) => e.type));
+      expect(read[0].data).toEqual(events[0].data);
     });
 
     it('returns [] for a stream that does not exist', async () => {

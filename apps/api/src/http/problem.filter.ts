@@ -11,6 +11,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
   unprocessable: 422,
 };
 

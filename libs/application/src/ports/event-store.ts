@@ -1,5 +1,5 @@
 // The event log: append with optimistic concurrency, read a stream, read and follow the whole log in order.
-import type { DomainEvent, EventMetadata } from '@vault/domain';
+import { DomainError, type DomainEvent, type EventMetadata } from '@vault/domain';
 
 /** A position in the whole log. Embedded: commit = prepare = sequence number. EventStoreDB: its commit/prepare pair. */
 export interface LogPosition {
@@ -62,7 +62,10 @@ export interface SubscribeOptions {
 }
 
 export interface EventStore {
-  /** Appends atomically; throws a `WrongExpectedRevisionError` when the stream is not at `expected`. */
+  /**
+   * Appends atomically; throws a `WrongExpectedRevisionError` when the stream is not at `expected`, an
+   * `AppendTooLargeError` when the store refuses to take that many bytes in one write.
+   */
   append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Every event of one stream, in order; [] when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
@@ -83,6 +86,26 @@ export class WrongExpectedRevisionError extends Error {
   ) {
     super(`Stream ${streamId} is at ${String(actual)}, expected ${String(expected)}`);
     this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/**
+ * The store refused the append for its size (EventStoreDB's `MaxAppendSize`, summed over the events of one append).
+ * A DomainError of kind `too_large`, so the API answers 413 rather than 500.
+ */
+export class AppendTooLargeError extends DomainError {
+  constructor(
+    readonly streamId: string,
+    /** The store's limit in bytes, when it says. */
+    readonly maxBytes: number | null,
+  ) {
+    super(
+      'too_large',
+      maxBytes === null
+        ? 'The change is larger than the event store accepts in one write.'
+        : `The change is larger than the event store accepts in one write (${maxBytes} bytes).`,
+    );
+    this.name = 'AppendTooLargeError';
   }
 }
 

@@ -6,6 +6,7 @@ export type DomainErrorKind =
   | 'forbidden' // 403
   | 'not_found' // 404
   | 'conflict' // 409
+  | 'too_large' // 413: the change is larger than the event store takes in one write
   | 'unprocessable'; // 422
 
 /** Field path (dotted, with [i] for array items, e.g. `request_parameters[2].name`) to messages. */

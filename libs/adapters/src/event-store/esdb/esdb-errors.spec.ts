@@ -1,5 +1,6 @@
-import { ANY, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
-import { WrongExpectedRevisionError, type ExpectedRevision } from '@vault/application';
+import { ANY, MaxAppendSizeExceededError, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import { AppendTooLargeError, WrongExpectedRevisionError, type ExpectedRevision } from '@vault/application';
+import { DomainError } from '@vault/domain';
 import { isStreamNotFound, toEsdbExpectedRevision, toPortError } from './esdb-errors';
 
 describe('EventStoreDB errors', () => {
@@ -25,6 +26,18 @@ describe('EventStoreDB errors', () => {
     const error = toPortError(clientError, 'token-1', expected);
     expect(error).toBeInstanceOf(WrongExpectedRevisionError);
     expect(error).toMatchObject({ streamId: 'token-1', expected, actual: current });
+  });
+
+  it('turns a client MaxAppendSizeExceededError into a too_large DomainError naming the limit', () => {
+    const error = toPortError(MaxAppendSizeExceededError.fromMaxAppendSize(1_048_576), 'formula-1', 'no_stream');
+    expect(error).toBeInstanceOf(AppendTooLargeError);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({
+      kind: 'too_large',
+      streamId: 'formula-1',
+      maxBytes: 1_048_576,
+      message: 'The change is larger than the event store accepts in one write (1048576 bytes).',
+    });
   });
 
   it('passes any other error through unchanged', () => {

@@ -5,7 +5,7 @@ import {
   NO_STREAM,
   type ExpectedRevision as EsdbExpectedRevision,
 } from '@eventstore/db-client';
-import { WrongExpectedRevisionError, type ExpectedRevision } from '@vault/application';
+import { AppendTooLargeError, WrongExpectedRevisionError, type ExpectedRevision } from '@vault/application';
 
 export const toEsdbExpectedRevision = (expected: ExpectedRevision): EsdbExpectedRevision => {
   if (expected === 'no_stream') return NO_STREAM;
@@ -19,8 +19,12 @@ const hasType = (error: unknown, type: ErrorType): boolean =>
 
 export const isStreamNotFound = (error: unknown): boolean => hasType(error, ErrorType.STREAM_NOT_FOUND);
 
-/** Our error for a client `WrongExpectedVersionError`; anything else comes back unchanged. */
+/** Our error for a client `WrongExpectedVersionError` or `MaxAppendSizeExceededError`; anything else comes back unchanged. */
 export const toPortError = (error: unknown, streamId: string, expected: ExpectedRevision): unknown => {
+  if (hasType(error, ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED)) {
+    const max = (error as { maxAppendSize?: unknown }).maxAppendSize;
+    return new AppendTooLargeError(streamId, typeof max === 'number' && Number.isFinite(max) ? max : null);
+  }
   if (!hasType(error, ErrorType.WRONG_EXPECTED_VERSION)) return error;
   const actual = (error as { actualVersion?: unknown }).actualVersion;
   return new WrongExpectedRevisionError(streamId, expected, typeof actual === 'bigint' ? actual : 'no_stream');
