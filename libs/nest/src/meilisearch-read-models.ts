@@ -21,7 +21,8 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     meiliFormulasCollection,
     meiliTokensCollection,
   ]);
-  // Creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
+  // Refuses a server older than MINIMUM_MEILISEARCH_VERSION (the error names both versions and reaches main(), which
+  // exits 1), then creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
   await model.ensureSetup();
   return {
     projectionStore: model,

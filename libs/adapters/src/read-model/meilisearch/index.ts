@@ -1,5 +1,6 @@
 export * from './meili-collection';
 export * from './meili-read-model';
+export * from './meili-version';
 export * from './meili-directory';
 export * from './meili-formulas';
 export * from './meili-tokens';

@@ -23,6 +23,7 @@ import {
   type StoredDocument,
 } from '@vault/application';
 import { meiliIndexSettings, meiliQuote, type MeiliCollection, type MeiliDocument } from './meili-collection';
+import { UnsupportedMeilisearchVersion, unsupportedMeiliVersion } from './meili-version';
 
 export interface MeiliOptions {
   host: string;
@@ -85,9 +86,17 @@ export class MeiliReadModel implements ProjectionStore, RebuildableReadModel {
     this.live = new MeiliStore(this.client, this.byName, meiliIndexNames(this.prefix, [...this.byName.keys()]), this.wait);
   }
 
-  /** Creates the live indexes if missing and (re)applies their settings; idempotent, run on every start. */
+  /** Checks the server's version, creates the live indexes if missing and (re)applies their settings; run on every start. */
   async ensureSetup(): Promise<void> {
+    await this.requireSupportedServer();
     await createIndexes(this.client, this.live.names, this.byName, this.wait);
+  }
+
+  /** Refuses a server older than MINIMUM_MEILISEARCH_VERSION (GET /version), naming both versions. */
+  async requireSupportedServer(): Promise<void> {
+    const { pkgVersion } = await this.client.getVersion();
+    const problem = unsupportedMeiliVersion(this.options.host, pkgVersion);
+    if (problem) throw new UnsupportedMeilisearchVersion(problem);
   }
 
   /** The live index of a collection. Its uid never changes: a rebuild swaps the contents under it. */
@@ -131,6 +140,7 @@ export class MeiliReadModel implements ProjectionStore, RebuildableReadModel {
         const live = allUids(this.live.names);
         const rebuilt = allUids(names);
         // One swap task for every index, checkpoint and tombstones included: readers never see a mix of generations.
+        // `rename` is required by the client and refused by servers before v1.18 (see meili-version.ts).
         await settle(this.client.swapIndexes(live.map((uid, i) => ({ indexes: [uid, rebuilt[i]], rename: false }))), this.wait);
         // The rebuild's uids now hold the old contents.
         await deleteIndexes(this.client, rebuilt, this.wait);
