@@ -20,8 +20,24 @@ export interface ProjectionStore {
   /** The position of the last event whose effects are stored, or null before the first one. */
   checkpoint(): Promise<LogPosition | null>;
   load(collection: string, ids: string[]): Promise<Map<string, StoredDocument>>;
-  /** Writes the changes and the checkpoint so that a crash at any point neither loses nor double-applies an event. */
+  /**
+   * Writes the changes and the checkpoint so that a crash at any point neither loses nor double-applies an event.
+   * Throws `ReadModelGenerationChanged` when a rebuild was swapped in under the batch: resume from `checkpoint()`.
+   */
   commit(changes: DocumentChange[], checkpoint: LogPosition): Promise<void>;
+}
+
+/**
+ * A rebuilt read model was swapped in while a batch was being applied (Meilisearch: between reading the documents and
+ * writing the checkpoint), so some of its writes may have gone to the generation that was swapped out. The store has
+ * already moved its checkpoint back far enough that replaying from `checkpoint()` re-applies every such event; the
+ * caller must resume from there, not from its own position. Nothing is lost unless the caller carries on regardless.
+ */
+export class ReadModelGenerationChanged extends Error {
+  constructor(message = "a rebuilt read model was swapped in during the batch; replay from the store's checkpoint") {
+    super(message);
+    this.name = 'ReadModelGenerationChanged';
+  }
 }
 
 export const PROJECTION_STORE = Symbol('ProjectionStore');

@@ -1,6 +1,7 @@
 // Naming and validation only: everything that talks to a server is in test/contract/read-model.meili.spec.ts.
 import { meiliDocumentIndex } from './meili-collection';
-import { meiliIndexNames, MeiliReadModel, tombstoneId } from './meili-read-model';
+import { tombstoneId } from './meili-commit-plan';
+import { meiliIndexNames, MeiliReadModel } from './meili-read-model';
 
 const notes = meiliDocumentIndex('notes', {}, { filterableAttributes: [], sortableAttributes: [] });
 
