@@ -25,6 +25,7 @@ const API_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
 const CLI_MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const LOAD = join(HERE, 'load.mjs');
 const WORST_CASE_BODIES = join(HERE, 'worst-case-bodies.mjs');
+const MEILI_CATCH_UP = join(HERE, 'meili-catch-up.mjs');
 const PHASES = ['all', 'worst-case-bodies'];
 const BASELINE = join(HERE, 'baseline-server.mjs');
 const RATE_LIMIT = 1_000_000;
@@ -51,6 +52,8 @@ Options:
   --service-env K=V     extra environment variable for the service, repeatable (e.g. VAULT_LOG_LEVEL=warn)
   --phase NAME          all (default), or worst-case-bodies alone (no service, baseline or tokens needed)
   --worst-case-repeat N times each worst-case body is sent after its warm-up (default 5)
+  --meili-seconds S     with MEILI_URL (and MEILI_MASTER_KEY) set: after the rebuild, time the projector filling an
+                        empty Meilisearch read model from this log for at most S seconds (default 60)
   --help                show this help
 
 Phases: baseline, 1 create, 2 loading to N tokens, 3 projection lag, 4 search, 5 rebuild (CLI, API running),
@@ -83,6 +86,7 @@ function options() {
         'service-env': { type: 'string', multiple: true, default: [] },
         phase: { type: 'string', default: 'all' },
         'worst-case-repeat': { type: 'string', default: '5' },
+        'meili-seconds': { type: 'string', default: '60' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -124,6 +128,7 @@ function options() {
     serviceEnv,
     phase: PHASES.includes(parsed.phase) ? parsed.phase : usage(`--phase must be one of ${PHASES.join(', ')}, not "${parsed.phase}".`),
     worstCaseRepeat: number('worst-case-repeat', { min: 1, integer: true }),
+    meiliSeconds: number('meili-seconds', { min: 1 }),
   };
 }
 
@@ -146,7 +151,7 @@ const children = new Set(); // load workers, baseline server, CLI: killed on fai
 let service = null; // { child, port, pid }
 let stopping = false;
 let failed = false;
-const results = { machine: null, settings: null, baseline: null, create: null, load: null, lag: null, search: null, rebuild: null, memory: null, shutdown: null, worst_case_bodies: null, targets: null, warnings: [] };
+const results = { machine: null, settings: null, baseline: null, create: null, load: null, lag: null, search: null, rebuild: null, meili_catch_up: null, memory: null, shutdown: null, worst_case_bodies: null, targets: null, warnings: [] };
 
 const log = (line = '') => process.stdout.write(line + '\n');
 const warn = (line) => {
@@ -974,6 +979,62 @@ async function phaseRebuild() {
   log();
 }
 
+/**
+ * After phase 5, with MEILI_URL set: scripts/bench/meili-catch-up.mjs runs the projector from this log into an empty
+ * Meilisearch read model (fresh index prefix, deleted afterwards) for at most --meili-seconds. Informational: a failure
+ * is a warning, not a failed run.
+ */
+async function phaseMeiliCatchUp() {
+  log('### Meilisearch catch-up (projector from this log into an empty Meilisearch read model)');
+  log();
+  if (!process.env.MEILI_URL) {
+    results.meili_catch_up = { skipped: 'MEILI_URL is not set' };
+    log('Skipped: MEILI_URL is not set. Set MEILI_URL (and MEILI_MASTER_KEY) to a Meilisearch server to measure it.');
+    log();
+    return;
+  }
+  enterPhase('meilisearch catch-up');
+  const args = ['--no-node-snapshot', MEILI_CATCH_UP, '--data-dir', dataDir, '--seconds', String(opts.meiliSeconds)];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  children.add(child);
+  let stdout = '';
+  const stderrTail = [];
+  child.stdout.on('data', (c) => (stdout += c));
+  onLines(child.stderr, (line) => {
+    stderrTail.push(line);
+    if (stderrTail.length > 20) stderrTail.shift();
+  });
+  const outcome = await exitWithinTimeLeft(child);
+  children.delete(child);
+  if (outcome.timeout) throw new BenchError(`Meilisearch catch-up: out of time (--max-minutes ${opts.maxMinutes})`);
+  let result = null;
+  try {
+    result = outcome.code === 0 ? JSON.parse(stdout.trim().split('\n').pop()) : null;
+  } catch {
+    result = null;
+  }
+  if (!result) {
+    results.meili_catch_up = { failed: stderrTail.join('\n') || `exit ${outcome.code ?? outcome.signal}` };
+    warn(`Meilisearch catch-up failed (exit ${outcome.code ?? outcome.signal}): ${stderrTail.join(' / ')}`);
+    log();
+    return;
+  }
+  results.meili_catch_up = result;
+  log(
+    table(
+      ['figure', 'value'],
+      [
+        ['Meilisearch server', `v${result.meilisearch_version} at ${process.env.MEILI_URL}`],
+        ['events applied', `${int(result.events_applied)} of ${int(result.log_events)}${result.caught_up ? ' (caught up)' : ` (stopped after ${opts.meiliSeconds} s)`}`],
+        ['catch-up events/s', rateCell(result.events_per_second)],
+        ['seconds', `${result.seconds} s`],
+        ['batches (events per batch)', `${int(result.batches)} (${int(result.mean_batch_events)} on average, as the embedded log's subscription hands them over)`],
+      ],
+    ),
+  );
+  log();
+}
+
 function phaseMemory() {
   enterPhase('end');
   const m = readMemory(service.pid);
@@ -1120,6 +1181,7 @@ async function main() {
   await phaseLag();
   await phaseSearch();
   await phaseRebuild();
+  await phaseMeiliCatchUp();
   phaseMemory();
   const cleanStop = await stopService();
   await phaseWorstCaseBodies();
