@@ -109,6 +109,21 @@ export class AppendTooLargeError extends DomainError {
   }
 }
 
+/**
+ * The event store refused this process's credentials (EventStoreDB: reading `$all` needs a user in `$ops` or
+ * `$admins`; a wrong password is refused the same way). Retrying cannot help: a follower stops for good on it.
+ */
+export class EventStoreAccessDeniedError extends Error {
+  constructor(
+    /** What was refused, e.g. `read $all`. */
+    readonly operation: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The event store denied access: ${operation}`, options);
+    this.name = 'EventStoreAccessDeniedError';
+  }
+}
+
 export const EVENT_STORE = Symbol('EventStore');
 
 /** Every stream the vault writes starts with one of these; adapters ignore anything else in the log (e.g. `$` system streams). */

@@ -1,6 +1,14 @@
 // Follows the event log from the read model's checkpoint and applies projections, batch by batch.
 // The checkpoint lives with the documents (ProjectionStore.commit), so a kill at any point resumes exactly where it stopped.
-import { comparePositions, encodePosition, EventStore, LogPosition, RecordedEvent, Subscription } from '../ports/event-store';
+import {
+  comparePositions,
+  encodePosition,
+  EventStore,
+  EventStoreAccessDeniedError,
+  LogPosition,
+  RecordedEvent,
+  Subscription,
+} from '../ports/event-store';
 import type { ProjectionStore } from '../ports/projection-store';
 import { applyBatch, ProjectionSet } from './apply-batch';
 
@@ -12,6 +20,8 @@ export interface ProjectorLogger {
 export interface ProjectionStatus {
   running: boolean;
   caughtUp: boolean;
+  /** Why the projector stopped for good (the event store denied access); null while it runs or retries. */
+  failure: string | null;
   checkpoint: string | null;
   head: string | null;
   lagEvents: number | null;
@@ -25,6 +35,9 @@ export interface ProjectionWaiter {
 
 const RETRY_DELAY_MS = 1000;
 
+/** Settles a start (or restart) once: caught up, or stopped for good. */
+type Started = (failure?: Error) => void;
+
 /** The store's checkpoint is not where this projector left it: a rebuild was swapped in by another process. */
 class ReadModelSwapped extends Error {}
 
@@ -33,6 +46,7 @@ export class Projector implements ProjectionWaiter {
   private position: LogPosition | null = null;
   private caughtUp = false;
   private stopped = true;
+  private failure: EventStoreAccessDeniedError | null = null;
   private readonly waiters = new Set<{ position: LogPosition; resolve: (ok: boolean) => void }>();
   private retryTimer: NodeJS.Timeout | null = null;
 
@@ -43,10 +57,14 @@ export class Projector implements ProjectionWaiter {
     private readonly logger: ProjectorLogger,
   ) {}
 
-  /** Starts following the log; resolves once it has caught up the first time. */
+  /**
+   * Starts following the log; resolves once it has caught up the first time. Rejects with an
+   * EventStoreAccessDeniedError when the event store refuses its credentials: it then stops for good.
+   */
   start(): Promise<void> {
     this.stopped = false;
-    return new Promise<void>((resolve) => this.follow(resolve));
+    this.failure = null;
+    return new Promise<void>((resolve, reject) => this.follow((failure) => (failure ? reject(failure) : resolve())));
   }
 
   async stop(): Promise<void> {
@@ -57,12 +75,15 @@ export class Projector implements ProjectionWaiter {
     for (const waiter of [...this.waiters]) waiter.resolve(false);
   }
 
-  /** Pauses, runs `swap` (e.g. reopen the read model a rebuild swapped in), and resumes from the store's checkpoint. */
+  /**
+   * Pauses, runs `swap` (e.g. reopen the read model a rebuild swapped in), and resumes from the store's checkpoint.
+   * Resolves once caught up again, or once stopped for good (logged, and in `status().failure`).
+   */
   async restart(swap: () => Promise<void> = async () => undefined): Promise<void> {
     await this.subscription?.close();
     this.subscription = null;
     await swap();
-    if (!this.stopped) await new Promise<void>((resolve) => this.follow(resolve));
+    if (!this.stopped) await new Promise<void>((resolve) => this.follow(() => resolve()));
   }
 
   waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
@@ -88,13 +109,14 @@ export class Projector implements ProjectionWaiter {
     return {
       running: !this.stopped && this.subscription !== null,
       caughtUp: this.caughtUp,
+      failure: this.failure?.message ?? null,
       checkpoint: checkpoint && encodePosition(checkpoint),
       head: head && encodePosition(head),
       lagEvents: lag,
     };
   }
 
-  private follow(onCaughtUp: () => void): void {
+  private follow(onCaughtUp: Started): void {
     void (async () => {
       try {
         this.position = await this.store.checkpoint();
@@ -113,6 +135,10 @@ export class Projector implements ProjectionWaiter {
         },
         onError: (error) => {
           this.subscription = null;
+          if (error instanceof EventStoreAccessDeniedError) {
+            this.fail(error, onCaughtUp);
+            return;
+          }
           if (error instanceof ReadModelSwapped) {
             this.logger.info('the read model was swapped by a rebuild; resuming from its checkpoint');
             this.follow(onCaughtUp);
@@ -126,9 +152,21 @@ export class Projector implements ProjectionWaiter {
     })();
   }
 
-  private scheduleRetry(onCaughtUp: () => void): void {
+  private scheduleRetry(onCaughtUp: Started): void {
     if (this.stopped) return;
     this.retryTimer = setTimeout(() => this.follow(onCaughtUp), RETRY_DELAY_MS);
+  }
+
+  /** Credentials do not get better by retrying: stop, say what to change, and let waiters and the starter know. */
+  private fail(error: EventStoreAccessDeniedError, started: Started): void {
+    this.stopped = true;
+    this.failure = error;
+    this.logger.error(
+      'projector stopped for good: the event store denied access; connect as a user allowed to read $all (a member of $ops or $admins) and restart',
+      { error: error.message, fatal: true },
+    );
+    for (const waiter of [...this.waiters]) waiter.resolve(false);
+    started(error);
   }
 
   private async handle(events: RecordedEvent[]): Promise<void> {

@@ -1,7 +1,20 @@
-import { ANY, MaxAppendSizeExceededError, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
-import { AppendTooLargeError, WrongExpectedRevisionError, type ExpectedRevision } from '@vault/application';
+import {
+  AccessDeniedError,
+  ANY,
+  MaxAppendSizeExceededError,
+  NO_STREAM,
+  StreamNotFoundError,
+  UnavailableError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
+import {
+  AppendTooLargeError,
+  EventStoreAccessDeniedError,
+  WrongExpectedRevisionError,
+  type ExpectedRevision,
+} from '@vault/application';
 import { DomainError } from '@vault/domain';
-import { isStreamNotFound, toEsdbExpectedRevision, toPortError } from './esdb-errors';
+import { isStreamNotFound, toAccessError, toEsdbExpectedRevision, toPortError } from './esdb-errors';
 
 describe('EventStoreDB errors', () => {
   it.each<[ExpectedRevision, unknown]>([
@@ -38,6 +51,22 @@ describe('EventStoreDB errors', () => {
       maxBytes: 1_048_576,
       message: 'The change is larger than the event store accepts in one write (1048576 bytes).',
     });
+  });
+
+  it('turns a client AccessDeniedError into ours, on appends and on reads, naming what was refused', () => {
+    const clientError = new AccessDeniedError();
+    const onAppend = toPortError(clientError, 'token-1', 0n);
+    expect(onAppend).toBeInstanceOf(EventStoreAccessDeniedError);
+    expect(onAppend).toMatchObject({ operation: 'append to token-1', cause: clientError });
+    expect(toAccessError(clientError, 'read $all')).toMatchObject({
+      message: 'The event store denied access: read $all',
+      operation: 'read $all',
+    });
+  });
+
+  it('leaves an unavailable server to the retry, not to access denied', () => {
+    const down = new UnavailableError();
+    expect(toAccessError(down, 'read $all')).toBe(down);
   });
 
   it('passes any other error through unchanged', () => {

@@ -5,7 +5,12 @@ import {
   NO_STREAM,
   type ExpectedRevision as EsdbExpectedRevision,
 } from '@eventstore/db-client';
-import { AppendTooLargeError, WrongExpectedRevisionError, type ExpectedRevision } from '@vault/application';
+import {
+  AppendTooLargeError,
+  EventStoreAccessDeniedError,
+  WrongExpectedRevisionError,
+  type ExpectedRevision,
+} from '@vault/application';
 
 export const toEsdbExpectedRevision = (expected: ExpectedRevision): EsdbExpectedRevision => {
   if (expected === 'no_stream') return NO_STREAM;
@@ -19,8 +24,16 @@ const hasType = (error: unknown, type: ErrorType): boolean =>
 
 export const isStreamNotFound = (error: unknown): boolean => hasType(error, ErrorType.STREAM_NOT_FOUND);
 
-/** Our error for a client `WrongExpectedVersionError` or `MaxAppendSizeExceededError`; anything else comes back unchanged. */
+/**
+ * Our error for a client `AccessDeniedError` (the client makes one of a wrong password too: gRPC UNAUTHENTICATED);
+ * anything else comes back unchanged. `operation` says what was refused, e.g. `read $all`.
+ */
+export const toAccessError = (error: unknown, operation: string): unknown =>
+  hasType(error, ErrorType.ACCESS_DENIED) ? new EventStoreAccessDeniedError(operation, { cause: error }) : error;
+
+/** Our error for a client `WrongExpectedVersionError`, `MaxAppendSizeExceededError` or `AccessDeniedError`; anything else comes back unchanged. */
 export const toPortError = (error: unknown, streamId: string, expected: ExpectedRevision): unknown => {
+  if (hasType(error, ErrorType.ACCESS_DENIED)) return toAccessError(error, `append to ${streamId}`);
   if (hasType(error, ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED)) {
     const max = (error as { maxAppendSize?: unknown }).maxAppendSize;
     return new AppendTooLargeError(streamId, typeof max === 'number' && Number.isFinite(max) ? max : null);

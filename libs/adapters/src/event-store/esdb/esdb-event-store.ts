@@ -22,7 +22,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '@vault/application';
-import { isStreamNotFound, toEsdbExpectedRevision, toPortError } from './esdb-errors';
+import { isStreamNotFound, toAccessError, toEsdbExpectedRevision, toPortError } from './esdb-errors';
 import { isAfter, positionOf, startingAt, toEsdbPosition, toLogPosition } from './esdb-position';
 import { isVaultEvent, toRecordedEvent } from './esdb-recorded-event';
 import { subscribeToVault } from './esdb-subscription';
@@ -82,7 +82,7 @@ export class EsdbEventStore implements EventStore {
       }
     } catch (error) {
       if (isStreamNotFound(error)) return [];
-      throw error;
+      throw toAccessError(error, `read ${streamId}`);
     }
     return events;
   }
@@ -156,8 +156,12 @@ export class EsdbEventStore implements EventStore {
     maxCount: number,
   ): Promise<AllStreamResolvedEvent[]> {
     const page: AllStreamResolvedEvent[] = [];
-    for await (const resolved of this.client.readAll({ fromPosition, direction, maxCount })) {
-      page.push(resolved);
+    try {
+      for await (const resolved of this.client.readAll({ fromPosition, direction, maxCount })) {
+        page.push(resolved);
+      }
+    } catch (error) {
+      throw toAccessError(error, 'read $all');
     }
     return page;
   }

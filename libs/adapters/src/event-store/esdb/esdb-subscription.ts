@@ -14,6 +14,7 @@ import {
   type Subscription,
 } from '@vault/application';
 import { isAfter, positionOf, startingAt, toLogPosition } from './esdb-position';
+import { toAccessError } from './esdb-errors';
 import { toRecordedEvent } from './esdb-recorded-event';
 
 /** Events already buffered by the client are handed over together, up to this many. */
@@ -107,7 +108,7 @@ export function subscribeToVault(
     closing = true;
     await subscription.unsubscribe().catch(() => undefined);
     subscription.destroy(); // the client stream is released here, not only on close(): nobody closes a failed subscription
-    options.onError?.(error);
+    options.onError?.(toAccessError(error, 'subscribe to $all'));
   });
 
   return {

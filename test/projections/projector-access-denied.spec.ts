@@ -1,0 +1,74 @@
+// A projector whose event store refuses its credentials stops for good with one clear log line instead of retrying
+// every second. The refusal comes from a wrapper around the real embedded store, the way EventStoreDB's adapter
+// reports a user without read access to $all.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applicationsTable, SqliteEventStore, SqliteReadModel, tenantsTable } from '@vault/adapters';
+import {
+  applicationsProjection,
+  EventStore,
+  EventStoreAccessDeniedError,
+  ProjectionSet,
+  Projector,
+  SubscribeOptions,
+  tenantsProjection,
+} from '@vault/application';
+
+class DeniedEventStore implements EventStore {
+  subscribeCalls = 0;
+  constructor(private readonly inner: EventStore) {}
+
+  append: EventStore['append'] = (streamId, events, expected) => this.inner.append(streamId, events, expected);
+  readStream: EventStore['readStream'] = (streamId) => this.inner.readStream(streamId);
+  readAll: EventStore['readAll'] = (after, limit) => this.inner.readAll(after, limit);
+  headPosition: EventStore['headPosition'] = () => this.inner.headPosition();
+  close = async () => undefined;
+
+  subscribe(options: SubscribeOptions) {
+    this.subscribeCalls += 1;
+    setImmediate(() => options.onError?.(new EventStoreAccessDeniedError('read $all')));
+    return { close: async () => undefined };
+  }
+}
+
+describe('projector on an event store that denies access', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let model: SqliteReadModel;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vault-denied-'));
+    store = SqliteEventStore.open(dir);
+    model = SqliteReadModel.open(dir, [tenantsTable, applicationsTable]);
+  });
+  afterEach(async () => {
+    await model.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails its start, logs one fatal line naming the fix, and never retries', async () => {
+    const events = new DeniedEventStore(store);
+    const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+    const projector = new Projector(events, model, new ProjectionSet([tenantsProjection, applicationsProjection]), {
+      info: (message, fields) => lines.push({ level: 'info', message, fields }),
+      error: (message, fields) => lines.push({ level: 'error', message, fields }),
+    });
+    const started = projector.start().then(
+      () => 'caught up',
+      (error: unknown) => error,
+    );
+    const outcome = await Promise.race([started, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2500))]);
+    await projector.stop(); // only a retrying projector has anything left to stop
+    expect(outcome).toBeInstanceOf(EventStoreAccessDeniedError);
+    expect(events.subscribeCalls).toBe(1);
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        message: expect.stringMatching(/^projector stopped for good: .*\$ops or \$admins/),
+        fields: { error: 'The event store denied access: read $all', fatal: true },
+      },
+    ]);
+    expect(await projector.status()).toMatchObject({ running: false, failure: 'The event store denied access: read $all' });
+  });
+});
