@@ -57,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(COMMAND_HELP[command] + '\n');
     return 0;
   }
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: false });
+  // abortOnError: false so a start-up failure (a store that cannot be reached, a server too old) reaches the handler
+  // below, which prints it, instead of Nest exiting silently.
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   try {
     if (command === 'tenant create') await createTenant(app, args);
     else if (command === 'formulas import') return await importOfficialFormulas(app, args);

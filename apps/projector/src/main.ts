@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   @Module({ imports: [VaultCoreModule.forRoot({ projector: 'inline', config })] })
   class ProjectorModule {}
 
-  const app = await NestFactory.createApplicationContext(ProjectorModule, { logger });
+  // abortOnError: false so a start-up failure reaches main()'s handler, which logs it with its cause and exits 1.
+  const app = await NestFactory.createApplicationContext(ProjectorModule, { logger, abortOnError: false });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info('projector shutting down', { signal });
