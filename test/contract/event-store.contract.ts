@@ -143,6 +143,20 @@ export function describeEventStoreContract(name: string, connect: () => Promise<
       expect(await store.readAll(before, 2)).toHaveLength(2);
     });
 
+    it('counts the events after a position, in events whatever its positions measure, up to a cap', async () => {
+      const before = await store.headPosition();
+      const a = stream();
+      const b = stream();
+      const first = await store.append(a, [event('A1', 1), event('A2', 2)], 'no_stream');
+      await store.append(b, [event('B1', 3)], 'no_stream');
+      const oldest = event('x', 1).metadata.timestamp;
+      expect(await store.backlog(before, 10)).toEqual({ events: 3, capped: false, oldestTimestamp: oldest });
+      expect(await store.backlog(before, 3)).toEqual({ events: 3, capped: false, oldestTimestamp: oldest });
+      expect(await store.backlog(before, 2)).toEqual({ events: 2, capped: true, oldestTimestamp: oldest });
+      expect(await store.backlog(first.position, 10)).toMatchObject({ events: 1, capped: false });
+      expect(await store.backlog(await store.headPosition(), 10)).toEqual({ events: 0, capped: false, oldestTimestamp: null });
+    });
+
     it('catches up a subscription, then delivers events appended later by another client, one batch at a time', async () => {
       const start = await store.headPosition();
       const id = stream();

@@ -53,6 +53,7 @@ class CrashingEventStore implements EventStore {
   readStream: EventStore['readStream'] = (streamId) => this.inner.readStream(streamId);
   readAll: EventStore['readAll'] = (after, limit) => this.inner.readAll(after, limit);
   headPosition: EventStore['headPosition'] = () => this.inner.headPosition();
+  backlog: EventStore['backlog'] = (after, cap) => this.inner.backlog(after, cap);
   subscribe: EventStore['subscribe'] = (options) => this.inner.subscribe(options);
   close = async () => undefined;
 }

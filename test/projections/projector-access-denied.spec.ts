@@ -23,6 +23,7 @@ class DeniedEventStore implements EventStore {
   readStream: EventStore['readStream'] = (streamId) => this.inner.readStream(streamId);
   readAll: EventStore['readAll'] = (after, limit) => this.inner.readAll(after, limit);
   headPosition: EventStore['headPosition'] = () => this.inner.headPosition();
+  backlog: EventStore['backlog'] = (after, cap) => this.inner.backlog(after, cap);
   close = async () => undefined;
 
   subscribe(options: SubscribeOptions) {

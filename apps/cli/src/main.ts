@@ -33,7 +33,7 @@ The key is shown only here; store it safely. Works while the API is running on t
 
 Replays the whole event log into a fresh read model (a new SQLite file, or new Meilisearch indexes)
 and swaps it in atomically; a running API follows the swap within a second. The live read model is
-never edited. Progress (events done, events/s, ETA) is printed on stderr.`,
+never edited. Progress (events done, share of the log, events/s, ETA) is printed on stderr.`,
   'formulas import': `Usage: npm run vault -- formulas import <file-or-dir>
 
 Imports official reactor formulas, visible to every tenant. Each JSON file holds one formula: the body of

@@ -7,6 +7,7 @@ export * from './projections/apply-batch';
 export * from './projections/projector';
 export * from './projections/polling-waiter';
 export * from './projections/rebuild';
+export * from './projections/projection-lag';
 export * from './projections/tenants.projection';
 export * from './projections/applications.projection';
 export * from './projections/formulas.projection';

@@ -1,12 +1,10 @@
-// Liveness (the process answers) and readiness (the stores answer and the projector is caught up).
+// Liveness (the process answers) and readiness (the stores answer, the projector has caught up once, and the read
+// models lag the log by at most READY_LIMITS: events counted by the event store, seconds by the oldest pending event).
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { EVENT_STORE, EventStore, encodePosition, Projector } from '@vault/application';
+import { EVENT_STORE, EventStore, encodePosition, measureLag, ProjectionLag, Projector, readinessOf } from '@vault/application';
 import { PROJECTOR, READ_MODELS, ReadModels } from '@vault/nest';
 import { Public } from '../http/access.decorators';
-
-/** Ready while the read models are at most this many events behind the log. */
-const MAX_READY_LAG = 1000;
 
 @Controller('health')
 export class HealthController {
@@ -41,22 +39,51 @@ export class HealthController {
 
   private async readiness() {
     try {
-      const [head, checkpoint] = await Promise.all([this.events.headPosition(), this.readModels.projectionStore.checkpoint()]);
-      const lag = head === null ? 0 : Math.max(0, Number(head.commit - (checkpoint?.commit ?? 0n)));
-      const status = this.projector ? await this.projector.status() : null;
-      const ready = lag <= MAX_READY_LAG && (status === null || status.caughtUp);
-      return {
-        ready,
-        projection: {
-          mode: this.projector ? 'inline' : 'external',
-          checkpoint: checkpoint && encodePosition(checkpoint),
-          head: head && encodePosition(head),
-          lag_events: lag,
-          caught_up: status?.caughtUp ?? lag === 0,
-        },
-      };
-    } catch (error) {
+      const projection = this.projector ? await this.inline(this.projector) : await this.external();
+      const verdict = readinessOf(projection.input);
+      return { ...verdict, projection: projection.report };
+    } catch {
       return { ready: false, error: 'a store did not answer' };
     }
   }
+
+  /** This process projects: its projector knows whether it caught up once, and where it is. */
+  private async inline(projector: Projector) {
+    const status = await projector.status();
+    const lag: ProjectionLag = { events: status.lagEvents, eventsCapped: status.lagEventsCapped, seconds: status.lagSeconds };
+    return {
+      input: { caughtUpOnce: status.caughtUp, failure: status.failure, lag },
+      report: {
+        mode: 'inline' as const,
+        checkpoint: status.checkpoint,
+        head: status.head,
+        caught_up: status.caughtUp,
+        ...lagReport(lag),
+        ...(status.failure ? { failure: status.failure } : {}),
+      },
+    };
+  }
+
+  /** Another process projects (apps/projector): the read model's checkpoint is all there is to go by. */
+  private async external() {
+    const [head, checkpoint] = await Promise.all([this.events.headPosition(), this.readModels.projectionStore.checkpoint()]);
+    const lag = await measureLag(this.events, checkpoint, new Date());
+    return {
+      input: { caughtUpOnce: null, failure: null, lag },
+      report: {
+        mode: 'external' as const,
+        checkpoint: checkpoint && encodePosition(checkpoint),
+        head: head && encodePosition(head),
+        caught_up: lag.events === 0,
+        ...lagReport(lag),
+      },
+    };
+  }
 }
+
+/** `lag_events` is counted up to a cap; `lag_events_capped` says there are more. */
+const lagReport = (lag: ProjectionLag) => ({
+  lag_events: lag.events,
+  lag_events_capped: lag.eventsCapped,
+  lag_seconds: lag.seconds,
+});

@@ -1,7 +1,10 @@
 // The event log: append with optimistic concurrency, read a stream, read and follow the whole log in order.
 import { DomainError, type DomainEvent, type EventMetadata } from '@vault/domain';
 
-/** A position in the whole log. Embedded: commit = prepare = sequence number. EventStoreDB: its commit/prepare pair. */
+/**
+ * A position in the whole log. Embedded: commit = prepare = sequence number. EventStoreDB: its commit/prepare pair,
+ * byte offsets in its log. Positions order events; their differences are not event counts (see `backlog`).
+ */
 export interface LogPosition {
   commit: bigint;
   prepare: bigint;
@@ -43,6 +46,16 @@ export interface AppendResult {
   position: LogPosition;
 }
 
+/** The events after a position, as far as counting them is worth it. */
+export interface Backlog {
+  /** Vault events strictly after the position, counted up to the cap. */
+  events: number;
+  /** True when there are more than `events`: counting stopped at the cap. */
+  capped: boolean;
+  /** `metadata.timestamp` of the first of them, the oldest one; null when there is none. */
+  oldestTimestamp: string | null;
+}
+
 export interface Subscription {
   /** Stops delivery; resolves once no handler call is running. */
   close(): Promise<void>;
@@ -73,6 +86,11 @@ export interface EventStore {
   readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]>;
   /** Position of the last event in the log, or null when it is empty. */
   headPosition(): Promise<LogPosition | null>;
+  /**
+   * How many events come strictly after `after` (null = from the start), counted up to `cap`: the lag of a follower
+   * at `after`. Costs up to `cap` events' reading on EventStoreDB, so callers keep `cap` to what they decide on.
+   */
+  backlog(after: LogPosition | null, cap: number): Promise<Backlog>;
   /** Catches up from `after`, then delivers new events as they are appended, by any process. */
   subscribe(options: SubscribeOptions): Subscription;
   close(): Promise<void>;

@@ -10,7 +10,9 @@ import {
   Subscription,
 } from '../ports/event-store';
 import type { ProjectionStore } from '../ports/projection-store';
+import type { Clock } from '../ports/system';
 import { applyBatch, ProjectionSet } from './apply-batch';
+import { measureLag } from './projection-lag';
 
 export interface ProjectorLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -24,7 +26,12 @@ export interface ProjectionStatus {
   failure: string | null;
   checkpoint: string | null;
   head: string | null;
-  lagEvents: number | null;
+  /** Events after the checkpoint, counted up to LAG_COUNT_CAP. */
+  lagEvents: number;
+  /** True when more than `lagEvents` are pending. */
+  lagEventsCapped: boolean;
+  /** Age of the oldest event not applied yet. */
+  lagSeconds: number;
 }
 
 /** Tells a writer when the read models have applied its events. */
@@ -55,6 +62,7 @@ export class Projector implements ProjectionWaiter {
     private readonly store: ProjectionStore,
     private readonly projections: ProjectionSet,
     private readonly logger: ProjectorLogger,
+    private readonly clock: Clock = { now: () => new Date() },
   ) {}
 
   /**
@@ -103,16 +111,17 @@ export class Projector implements ProjectionWaiter {
   }
 
   async status(): Promise<ProjectionStatus> {
-    const head = await this.events.headPosition();
     const checkpoint = this.position;
-    const lag = head === null ? 0 : checkpoint === null ? Number(head.commit) : lagBetween(checkpoint, head);
+    const [head, lag] = await Promise.all([this.events.headPosition(), measureLag(this.events, checkpoint, this.clock.now())]);
     return {
       running: !this.stopped && this.subscription !== null,
       caughtUp: this.caughtUp,
       failure: this.failure?.message ?? null,
       checkpoint: checkpoint && encodePosition(checkpoint),
       head: head && encodePosition(head),
-      lagEvents: lag,
+      lagEvents: lag.events,
+      lagEventsCapped: lag.eventsCapped,
+      lagSeconds: lag.seconds,
     };
   }
 
@@ -184,8 +193,3 @@ export class Projector implements ProjectionWaiter {
 
 const samePosition = (a: LogPosition | null, b: LogPosition | null) =>
   a === null || b === null ? a === b : comparePositions(a, b) === 0;
-
-/** Lag in events where positions are sequence numbers (embedded); EventStoreDB positions are byte offsets, so there it is approximate. */
-function lagBetween(checkpoint: LogPosition, head: LogPosition): number {
-  return Math.max(0, Number(head.commit - checkpoint.commit));
-}

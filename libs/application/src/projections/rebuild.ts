@@ -4,8 +4,12 @@ import type { RebuildableReadModel } from '../ports/projection-store';
 import { applyBatch, ProjectionSet } from './apply-batch';
 
 export interface RebuildProgress {
+  /** Events applied so far. */
   events: number;
+  /** Events in the log: exact at the end; before, `events` scaled by how far through the log the rebuild is. */
   total: number;
+  /** How far through the log, 0–100. */
+  percent: number;
   eventsPerSecond: number;
   etaSeconds: number | null;
 }
@@ -26,7 +30,6 @@ export async function rebuildReadModel(
 ): Promise<RebuildResult> {
   const started = Date.now();
   const head = await events.headPosition();
-  const total = head === null ? 0 : Number(head.commit);
   const target = await readModel.createRebuildTarget();
   let done = 0;
   try {
@@ -41,10 +44,10 @@ export async function rebuildReadModel(
       done += page.length;
       if (Date.now() - lastReport >= 1000) {
         lastReport = Date.now();
-        onProgress(progressOf(done, Math.max(total, done), started));
+        onProgress(progressOf(done, logFraction(cursor, head), (Date.now() - started) / 1000));
       }
     }
-    onProgress(progressOf(done, Math.max(total, done), started));
+    onProgress(progressOf(done, 1, (Date.now() - started) / 1000));
     // Events appended after the head we read are applied by the live projector once it resumes from this checkpoint.
     await target.swapIn();
   } catch (error) {
@@ -55,13 +58,24 @@ export async function rebuildReadModel(
   return { events: done, seconds, eventsPerSecond: seconds > 0 ? done / seconds : done };
 }
 
-function progressOf(done: number, total: number, started: number): RebuildProgress {
-  const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-  const rate = done / seconds;
+/**
+ * How far through the log `at` is, 0–1, with `head` the end. Positions are sequence numbers (embedded) or byte
+ * offsets (EventStoreDB): either way a fraction of the log, never an event count, so it only divides positions.
+ */
+export function logFraction(at: LogPosition, head: LogPosition | null): number {
+  if (head === null || head.commit <= 0n) return 1;
+  return Math.min(1, Math.max(0, Number(at.commit) / Number(head.commit)));
+}
+
+/** Progress after `done` events, `fraction` of the way through the log, `seconds` in. */
+export function progressOf(done: number, fraction: number, seconds: number): RebuildProgress {
+  const elapsed = Math.max(seconds, 0.001);
   return {
     events: done,
-    total,
-    eventsPerSecond: rate,
-    etaSeconds: rate > 0 ? Math.max(0, (total - done) / rate) : null,
+    total: fraction > 0 ? Math.max(done, Math.round(done / fraction)) : done,
+    percent: Math.floor(fraction * 100),
+    eventsPerSecond: done / elapsed,
+    // The rest of the log goes at the pace of the part read so far.
+    etaSeconds: fraction > 0 ? (elapsed * (1 - fraction)) / fraction : null,
   };
 }

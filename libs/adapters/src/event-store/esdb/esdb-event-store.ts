@@ -14,6 +14,7 @@ import {
   VAULT_STREAM_PREFIXES,
   WrongExpectedRevisionError,
   type AppendResult,
+  type Backlog,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
@@ -109,6 +110,27 @@ export class EsdbEventStore implements EventStore {
     return this.lastPosition(VAULT_STREAM_PREFIXES);
   }
 
+  /** Reads $all forward from `after` and counts the vault's events, skipping system ones as the subscription does. */
+  async backlog(after: LogPosition | null, cap: number): Promise<Backlog> {
+    let counted = 0; // up to cap + 1, which tells "more than cap"
+    let oldestTimestamp: string | null = null;
+    let cursor = after;
+    for (;;) {
+      let read = 0;
+      await this.scanAll(startingAt(cursor), FORWARDS, READ_PAGE, (resolved) => {
+        read += 1;
+        const position = positionOf(resolved);
+        if (!isAfter(position, cursor)) return;
+        cursor = position;
+        if (counted > cap || !isVaultEvent(resolved, VAULT_STREAM_PREFIXES)) return;
+        if (counted === 0) oldestTimestamp = toRecordedEvent(resolved, VAULT_STREAM_PREFIXES)?.metadata.timestamp ?? null;
+        counted += 1;
+      });
+      if (counted > cap || read < READ_PAGE) break;
+    }
+    return { events: Math.min(counted, cap), capped: counted > cap, oldestTimestamp };
+  }
+
   subscribe(options: SubscribeOptions): Subscription {
     // A failed subscription has already ended its client stream; it leaves the set before the subscriber hears of it,
     // so a subscriber that retries on error (the projector, every second through an outage) leaves nothing behind.
@@ -149,20 +171,31 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  /** One bounded page, read to its end: leaving a read early would leave its gRPC call open. */
+  /** One bounded page, read to its end. */
   private async readAllPage(
     fromPosition: ReadPosition,
     direction: Direction,
     maxCount: number,
   ): Promise<AllStreamResolvedEvent[]> {
     const page: AllStreamResolvedEvent[] = [];
+    await this.scanAll(fromPosition, direction, maxCount, (resolved) => void page.push(resolved));
+    return page;
+  }
+
+  /**
+   * Hands each event of one bounded read to `visit` without keeping it, and reads to the end: leaving a read early
+   * would leave its gRPC call open.
+   */
+  private async scanAll(
+    fromPosition: ReadPosition,
+    direction: Direction,
+    maxCount: number,
+    visit: (resolved: AllStreamResolvedEvent) => void,
+  ): Promise<void> {
     try {
-      for await (const resolved of this.client.readAll({ fromPosition, direction, maxCount })) {
-        page.push(resolved);
-      }
+      for await (const resolved of this.client.readAll({ fromPosition, direction, maxCount })) visit(resolved);
     } catch (error) {
       throw toAccessError(error, 'read $all');
     }
-    return page;
   }
 }

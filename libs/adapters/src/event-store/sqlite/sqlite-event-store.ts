@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import {
   AppendResult,
+  Backlog,
   EventStore,
   EventToAppend,
   ExpectedRevision,
@@ -54,6 +55,13 @@ export class SqliteEventStore implements EventStore {
       readStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision'),
       readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
+      // Counts along the primary key and stops at the limit, however long the log.
+      count: db.prepare<[number, number], { n: number }>(
+        'SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE position > ? ORDER BY position LIMIT ?)',
+      ),
+      firstTimestamp: db.prepare<[number], { timestamp: string | null }>(
+        "SELECT json_extract(metadata, '$.timestamp') AS timestamp FROM events WHERE position > ? ORDER BY position LIMIT 1",
+      ),
     };
   }
 
@@ -101,6 +109,16 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<LogPosition | null> {
     const position = this.statements.head.get()?.position ?? null;
     return position === null ? null : toPosition(position);
+  }
+
+  async backlog(after: LogPosition | null, cap: number): Promise<Backlog> {
+    const from = after === null ? 0 : Number(after.commit);
+    const read = this.db.transaction(() => ({
+      counted: this.statements.count.get(from, cap + 1)?.n ?? 0,
+      oldest: this.statements.firstTimestamp.get(from)?.timestamp ?? null,
+    }));
+    const { counted, oldest } = read();
+    return { events: Math.min(counted, cap), capped: counted > cap, oldestTimestamp: oldest };
   }
 
   subscribe(options: SubscribeOptions): Subscription {
