@@ -9,7 +9,7 @@ import {
   RecordedEvent,
   Subscription,
 } from '../ports/event-store';
-import type { ProjectionStore } from '../ports/projection-store';
+import { ReadModelGenerationChanged, type ProjectionStore } from '../ports/projection-store';
 import type { Clock } from '../ports/system';
 import { applyBatch, ProjectionSet } from './apply-batch';
 import { measureLag } from './projection-lag';
@@ -148,7 +148,8 @@ export class Projector implements ProjectionWaiter {
             this.fail(error, onCaughtUp);
             return;
           }
-          if (error instanceof ReadModelSwapped) {
+          // Noticed here before a batch, or reported by the store's commit (Meilisearch) after a swap under it.
+          if (error instanceof ReadModelSwapped || error instanceof ReadModelGenerationChanged) {
             this.logger.info('the read model was swapped by a rebuild; resuming from its checkpoint');
             this.follow(onCaughtUp);
             return;
