@@ -34,10 +34,22 @@ async function main(): Promise<void> {
   }
   const projector = app.get<Projector>(PROJECTOR);
   logger.info('projector caught up; following the event log', { ...(await projector.status()) });
-  const timer = setInterval(() => {
-    void projector.status().then((status) => logger.info('projection status', { ...status }));
-  }, 30_000);
-  timer.unref();
+  // Every 5 s: a projector stopped for good (the event store denied access) ends the process with 1, so a supervisor
+  // restarts it or reports it; every 30 s the status is logged. The timer also keeps the process alive meanwhile.
+  let ticks = 0;
+  setInterval(() => {
+    projector.status().then(
+      (status) => {
+        if (status.failure) {
+          logger.error('projector stopped for good; exiting', { failure: status.failure });
+          void app.close().finally(() => process.exit(1));
+          return;
+        }
+        if (++ticks % 6 === 0) logger.info('projection status', { ...status });
+      },
+      (error: unknown) => logger.error('projection status unavailable', { error: error instanceof Error ? error.name : 'unknown' }),
+    );
+  }, 5_000);
 }
 
 main().catch((error: unknown) => {

@@ -82,7 +82,10 @@ export const commonResponses = {
   Forbidden: { description: 'The application lacks the permission', content: problemExample(403, 'Forbidden') },
   NotFound: { description: 'No such resource in your tenant', content: problemExample(404, 'Not Found') },
   Conflict: { description: 'Lost a concurrent-write race', content: problemExample(409, 'Conflict') },
-  TooLarge: { description: 'Body over 1 MiB (after any Content-Encoding is undone)', content: problemExample(413, 'Payload Too Large') },
+  TooLarge: {
+    description: 'Body over 1 MiB (after any Content-Encoding is undone), or a change larger than the event store takes in one write',
+    content: problemExample(413, 'Payload Too Large'),
+  },
   UnsupportedMediaType: { description: 'Body is not application/json (or application/merge-patch+json on PATCH), or not UTF-8', content: problemExample(415, 'Unsupported Media Type') },
   TooManyRequests: {
     description: 'Rate limit per API key exceeded; see Retry-After',

@@ -51,7 +51,7 @@ export function openApiDocument(): OpenAPIObject {
         get: {
           summary: 'Liveness and readiness, with projection lag',
           security: [],
-          responses: { '200': { description: 'Ready' }, '503': { description: 'Not ready (projection lag or a store down)' } },
+          responses: { '200': { $ref: '#/components/responses/Ready' }, '503': { $ref: '#/components/responses/NotReady' } },
         },
       },
     },
