@@ -14,11 +14,11 @@ import {
   type Subscription,
 } from '@vault/application';
 import { isAfter, positionOf, startingAt, toLogPosition } from './esdb-position';
+import type { Readable } from 'node:stream';
+import { CATCH_UP_BATCH, gatherBatch, LIVE_BATCH } from './esdb-batch';
 import { toAccessError } from './esdb-errors';
 import { toRecordedEvent } from './esdb-recorded-event';
 
-/** Events already buffered by the client are handed over together, up to this many. */
-const MAX_BATCH = 100;
 
 /**
  * `logEnd` gives the last position of the whole log when the subscription starts. Servers from 23.10 on send a
@@ -82,11 +82,10 @@ export function subscribeToVault(
     // `for await` pulls one event at a time, so the client pauses the gRPC stream while a batch is being handled.
     for await (const first of subscription) {
       if (closing) return;
-      const batch: AllStreamResolvedEvent[] = [first];
-      let next: AllStreamResolvedEvent | null;
-      while (batch.length < MAX_BATCH && (next = subscription.read() as AllStreamResolvedEvent | null) !== null) {
-        batch.push(next);
-      }
+      // Behind the log, keep reading while events keep coming (large batches); live, take what is buffered.
+      // The client's Subscription is a stream.Transform; its typings narrow `on` to its own events only.
+      const batch = await gatherBatch<AllStreamResolvedEvent>(subscription as unknown as Readable, first, live ? LIVE_BATCH : CATCH_UP_BATCH);
+      if (closing) return;
       // The server's prefix filter already applies; the checks here keep `$` records and replays out regardless.
       const events = batch
         .map((resolved) => toRecordedEvent(resolved, prefixes))
