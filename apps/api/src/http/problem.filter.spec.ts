@@ -1,4 +1,5 @@
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException, type ArgumentsHost } from '@nestjs/common';
+import { AppendTooLargeError } from '@vault/application';
 import { DomainError } from '@vault/domain';
 import { JsonLogger } from '@vault/nest';
 import { ProblemFilter } from './problem.filter';
@@ -76,5 +77,17 @@ describe('ProblemFilter, for our own errors', () => {
     const { status, body } = filter(new DomainError('validation', 'One or more validation errors occurred.', errors));
     expect(status).toBe(400);
     expect(Object.keys(body.errors)).toEqual(['__proto__', 'constructor']);
+  });
+
+  it('answers an append the event store refuses for its size with 413, and logs nothing', () => {
+    const { status, body, log } = filter(new AppendTooLargeError('formula-1', 8_388_608));
+    expect(status).toBe(413);
+    expect(body).toEqual({
+      type: 'https://httpstatuses.io/413',
+      title: 'Payload Too Large',
+      status: 413,
+      detail: 'The change is larger than the event store accepts in one write (8388608 bytes).',
+    });
+    expect(log).toEqual([]);
   });
 });
