@@ -17,13 +17,19 @@ import {
 
 class DeniedEventStore implements EventStore {
   subscribeCalls = 0;
+  /** Whether reads of the whole log are refused too (access revoked while running), not only the subscription. */
+  deniesReads = false;
   constructor(private readonly inner: EventStore) {}
+
+  private guard<T>(read: () => Promise<T>): Promise<T> {
+    return this.deniesReads ? Promise.reject(new EventStoreAccessDeniedError('read $all')) : read();
+  }
 
   append: EventStore['append'] = (streamId, events, expected) => this.inner.append(streamId, events, expected);
   readStream: EventStore['readStream'] = (streamId) => this.inner.readStream(streamId);
-  readAll: EventStore['readAll'] = (after, limit) => this.inner.readAll(after, limit);
-  headPosition: EventStore['headPosition'] = () => this.inner.headPosition();
-  backlog: EventStore['backlog'] = (after, cap) => this.inner.backlog(after, cap);
+  readAll: EventStore['readAll'] = (after, limit) => this.guard(() => this.inner.readAll(after, limit));
+  headPosition: EventStore['headPosition'] = () => this.guard(() => this.inner.headPosition());
+  backlog: EventStore['backlog'] = (after, cap) => this.guard(() => this.inner.backlog(after, cap));
   close = async () => undefined;
 
   subscribe(options: SubscribeOptions) {
@@ -70,6 +76,13 @@ describe('projector on an event store that denies access', () => {
         fields: { error: 'The event store denied access: read $all', fatal: true },
       },
     ]);
+    expect(await projector.status()).toMatchObject({ running: false, failure: 'The event store denied access: read $all' });
+  });
+
+  it('reports a refusal of its status reads as the failure, rather than rejecting', async () => {
+    const events = new DeniedEventStore(store);
+    const projector = new Projector(events, model, new ProjectionSet([tenantsProjection]), { info: () => undefined, error: () => undefined });
+    events.deniesReads = true;
     expect(await projector.status()).toMatchObject({ running: false, failure: 'The event store denied access: read $all' });
   });
 });

@@ -33,7 +33,8 @@ async function main(): Promise<void> {
     });
   }
   const projector = app.get<Projector>(PROJECTOR);
-  logger.info('projector caught up; following the event log', { ...(await projector.status()) });
+  const first = await projector.status().catch(() => null);
+  logger.info('projector caught up; following the event log', { ...(first ?? {}) });
   // Every 5 s: a projector stopped for good (the event store denied access) ends the process with 1, so a supervisor
   // restarts it or reports it; every 30 s the status is logged. The timer also keeps the process alive meanwhile.
   let ticks = 0;

@@ -110,9 +110,30 @@ export class Projector implements ProjectionWaiter {
     });
   }
 
+  /**
+   * Where the projector stands. Reading the log's head and lag needs the event store too: when it refuses them for the
+   * credentials (access revoked while running), that refusal is the status's `failure` rather than a rejection, so
+   * the health check and the projector app see why and can stop.
+   */
   async status(): Promise<ProjectionStatus> {
     const checkpoint = this.position;
-    const [head, lag] = await Promise.all([this.events.headPosition(), measureLag(this.events, checkpoint, this.clock.now())]);
+    let head: LogPosition | null;
+    let lag: Awaited<ReturnType<typeof measureLag>>;
+    try {
+      [head, lag] = await Promise.all([this.events.headPosition(), measureLag(this.events, checkpoint, this.clock.now())]);
+    } catch (error) {
+      if (!(error instanceof EventStoreAccessDeniedError)) throw error;
+      return {
+        running: false,
+        caughtUp: this.caughtUp,
+        failure: (this.failure ?? error).message,
+        checkpoint: checkpoint && encodePosition(checkpoint),
+        head: null,
+        lagEvents: 0,
+        lagEventsCapped: true,
+        lagSeconds: 0,
+      };
+    }
     return {
       running: !this.stopped && this.subscription !== null,
       caughtUp: this.caughtUp,

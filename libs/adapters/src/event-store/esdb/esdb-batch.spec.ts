@@ -55,9 +55,19 @@ describe('gatherBatch', () => {
     stream.write(0);
     const iterator = stream[Symbol.asyncIterator]();
     const first = (await iterator.next()).value as number;
-    const batch = await gatherBatch<number>(stream, first, { max: 100, gatherMs: 5 });
+    const batch = await gatherBatch<number>(stream, first, { max: 100, maxBytes: Number.POSITIVE_INFINITY, gatherMs: 5 });
     expect(batch).toEqual([0]);
     stream.write(1);
     expect((await iterator.next()).value).toBe(1);
+  });
+
+  it('stops at the byte budget, leaving the rest buffered for the next batch', async () => {
+    const stream = objects();
+    for (let i = 0; i < 10; i++) stream.write(i);
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = (await iterator.next()).value as number;
+    const batch = await gatherBatch<number>(stream, first, { max: 100, maxBytes: 3_000, gatherMs: 5 }, () => 1_000);
+    expect(batch).toEqual([0, 1, 2]);
+    expect((await iterator.next()).value).toBe(3);
   });
 });

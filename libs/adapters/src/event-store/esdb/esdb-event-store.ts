@@ -110,12 +110,18 @@ export class EsdbEventStore implements EventStore {
     return this.lastPosition(VAULT_STREAM_PREFIXES);
   }
 
-  /** Reads $all forward from `after` and counts the vault's events, skipping system ones as the subscription does. */
+  /**
+   * Reads $all forward from `after` and counts the vault's events, skipping system ones as the subscription does. On a
+   * server shared with other applications, a long run of their events could make this unbounded: past
+   * `10 × cap` records read it answers "more than cap".
+   */
   async backlog(after: LogPosition | null, cap: number): Promise<Backlog> {
     let counted = 0; // up to cap + 1, which tells "more than cap"
+    let scanned = 0;
     let oldestTimestamp: string | null = null;
     let cursor = after;
     for (;;) {
+      if (scanned >= cap * 10) return { events: Math.min(counted, cap), capped: true, oldestTimestamp };
       let read = 0;
       await this.scanAll(startingAt(cursor), FORWARDS, READ_PAGE, (resolved) => {
         read += 1;
@@ -126,6 +132,7 @@ export class EsdbEventStore implements EventStore {
         if (counted === 0) oldestTimestamp = toRecordedEvent(resolved, VAULT_STREAM_PREFIXES)?.metadata.timestamp ?? null;
         counted += 1;
       });
+      scanned += read;
       if (counted > cap || read < READ_PAGE) break;
     }
     return { events: Math.min(counted, cap), capped: counted > cap, oldestTimestamp };

@@ -82,24 +82,29 @@ export function subscribeToVault(
     // `for await` pulls one event at a time, so the client pauses the gRPC stream while a batch is being handled.
     for await (const first of subscription) {
       if (closing) return;
-      // Behind the log, keep reading while events keep coming (large batches); live, take what is buffered.
-      // The client's Subscription is a stream.Transform; its typings narrow `on` to its own events only.
-      const batch = await gatherBatch<AllStreamResolvedEvent>(subscription as unknown as Readable, first, live ? LIVE_BATCH : CATCH_UP_BATCH);
-      if (closing) return;
-      // The server's prefix filter already applies; the checks here keep `$` records and replays out regardless.
-      const events = batch
-        .map((resolved) => toRecordedEvent(resolved, prefixes))
-        .filter((e): e is RecordedEvent => e !== null && isAfter(e.position, options.after));
-      if (events.length > 0) {
-        handling = true;
-        try {
-          await options.onEvents(events);
-        } finally {
-          handling = false;
-        }
+      // Counted as handling from here: the client may signal caught-up while the gathering reads pull messages
+      // through it, and that must not be announced before this batch is applied.
+      handling = true;
+      try {
+        // Behind the log, keep reading while events keep coming (large batches); live, take what is buffered.
+        // The client's Subscription is a stream.Transform; its typings narrow `on` to its own events only.
+        const batch = await gatherBatch<AllStreamResolvedEvent>(
+          subscription as unknown as Readable,
+          first,
+          live ? LIVE_BATCH : CATCH_UP_BATCH,
+          approximateSize,
+        );
+        if (closing) return;
+        // The server's prefix filter already applies; the checks here keep `$` records and replays out regardless.
+        const events = batch
+          .map((resolved) => toRecordedEvent(resolved, prefixes))
+          .filter((e): e is RecordedEvent => e !== null && isAfter(e.position, options.after));
+        if (events.length > 0) await options.onEvents(events);
+        if (closing) return;
+        reach(positionOf(batch[batch.length - 1]));
+      } finally {
+        handling = false;
       }
-      if (closing) return;
-      reach(positionOf(batch[batch.length - 1]));
     }
     if (!closing) throw new Error('EventStoreDB ended the subscription');
   })().catch(async (error: unknown) => {
@@ -120,4 +125,13 @@ export function subscribeToVault(
       await loop;
     },
   };
+}
+
+/** About how many bytes an event holds (its data and metadata), for the catch-up batch's byte budget. */
+function approximateSize(resolved: AllStreamResolvedEvent): number {
+  const event = resolved.event;
+  if (!event) return 0;
+  const part = (value: unknown): number =>
+    value instanceof Uint8Array ? value.byteLength : value === undefined ? 0 : (JSON.stringify(value)?.length ?? 0);
+  return part(event.data) + part(event.metadata);
 }
