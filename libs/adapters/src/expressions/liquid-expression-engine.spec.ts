@@ -115,11 +115,26 @@ describe('errors never carry the data', () => {
   });
 
   it('replaces errors of standard filters, which may quote their input, with a fixed message', () => {
-    // where_exp parses its argument at render time, and liquidjs quotes the unparsable text in its error.
-    const data = { items: [1], condition: `|${SECRET}` };
-    const error = failing("{{ data.items | where_exp: 'item', data.condition }}", data);
+    // JSON data may hold an object whose toString is null: a standard filter then throws a plain JavaScript error.
+    const data = JSON.parse(`{"o":{"toString":null,"note":"${SECRET}"}}`);
+    const error = failing('{{ data.o | plus: 1 }}', data);
     expect(error.message).toBe('The expression failed while rendering.');
     expect(String(error.stack)).not.toContain(SECRET);
+  });
+
+  it.each(['where_exp', 'reject_exp', 'group_by_exp', 'has_exp', 'find_exp', 'find_index_exp', 'sample'])(
+    'does not offer %s: it works per list item inside one filter call, out of reach of the render budget',
+    (filter) => {
+      expect(engine.validate(`{{ data | ${filter}: 'x', 'x' }}`)).toMatch(/unknown filter|undefined filter/);
+    },
+  );
+
+  it('refuses to run a standard filter over a list of more than 1,000 items', () => {
+    const error = failing("{{ data | split: '' | where: 'x', 1 | size }}", 'a'.repeat(1_001));
+    expect(error.message).toMatch(/^where:/);
+    expect(error.message).toMatch(/more than 1,000 items/);
+    expect(engine.evaluate("{{ data | split: '' | size }}", 'a'.repeat(1_001))).toBe('1001');
+    expect(engine.evaluate("{{ data | split: '' | reverse | join: '' }}", 'abc')).toBe('cba');
   });
 
   it('stops a render that runs past its time budget', () => {

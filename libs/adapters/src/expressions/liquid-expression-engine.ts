@@ -27,6 +27,19 @@ export class ExpressionError extends Error {
 /** Tags that load other templates: a token expression has no business reading files. */
 const FILE_TAGS = ['include', 'render', 'layout', 'block'];
 
+/**
+ * liquidjs checks its render budget only between template nodes, never inside a filter. The `*_exp` filters evaluate
+ * an expression per list item inside one filter call (quadratic on a long list of long strings), so they are not
+ * offered; `sample` would make an expression's output change from one evaluation to the next.
+ */
+const UNSAFE_FILTERS = ['where_exp', 'reject_exp', 'group_by_exp', 'has_exp', 'find_exp', 'find_index_exp', 'sample'];
+/**
+ * Standard filters that look into each item (`where`, `sort`, `map`, `sum` …) get lists of at most this many items, so
+ * a chain of them in one output tag stays small. Those that only copy or count (native array work) take any list.
+ */
+export const MAX_FILTER_LIST_LENGTH = 1_000;
+const LIST_COPYING_FILTERS = new Set(['size', 'first', 'last', 'join', 'slice', 'reverse', 'concat', 'compact', 'uniq', 'push', 'pop', 'shift', 'unshift']);
+
 export class LiquidExpressionEngine implements ExpressionEngine {
   private readonly liquid: Liquid;
   private readonly cache = new Map<string, Template[]>();
@@ -50,6 +63,16 @@ export class LiquidExpressionEngine implements ExpressionEngine {
       outputEscape: renderValue,
     });
     for (const tag of FILE_TAGS) delete this.liquid.tags[tag];
+    for (const name of UNSAFE_FILTERS) this.liquid.unregisterFilter(name);
+    for (const [name, filter] of Object.entries(this.liquid.filters)) {
+      if (typeof filter !== 'function' || LIST_COPYING_FILTERS.has(name)) continue;
+      this.liquid.registerFilter(name, function (this: ThisParameterType<typeof filter>, input: unknown, ...args: unknown[]) {
+        if (Array.isArray(input) && input.length > MAX_FILTER_LIST_LENGTH) {
+          throw new FilterArgumentError(`${name}: lists of more than ${MAX_FILTER_LIST_LENGTH.toLocaleString('en-US')} items are not filtered.`);
+        }
+        return filter.call(this, input, ...args);
+      });
+    }
     // `raw` would bypass outputEscape, and with it the JSON rendering above.
     this.liquid.unregisterFilter('raw');
     for (const [name, filter] of Object.entries(CUSTOM_FILTERS)) this.liquid.registerFilter(name, filter);
