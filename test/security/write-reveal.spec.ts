@@ -121,6 +121,20 @@ describe('what a write may reveal', () => {
       expect(own.body.data).toBe('777-XX-XXXX');
     });
 
+    it('a PATCH that changes neither data nor an expression evaluates nothing: a varying mask cannot be sampled', async () => {
+      // A reveal holder sets a mask whose output varies with time; a masked reader then patches metadata again and again.
+      expect((await as(full).patch(`/tokens/${ssn}`, { mask: "{{ 'now' | date: '%s%L' }} {{ data | reveal_last: 4 }}" })).status).toBe(200);
+      const seen = new Set<string>();
+      for (let i = 0; i < 5; i++) {
+        const patched = await as(masker).patch(`/tokens/${ssn}`, { metadata: { n: String(i) } });
+        expect(patched.status).toBe(200);
+        expect(patched.body.metadata).toEqual({ n: String(i) });
+        seen.add(patched.body.data);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(seen.size).toBe(1);
+    });
+
     it('a mask that evaluates to the whole data is a 400, with or without delimiters', async () => {
       for (const mask of ['{{ data }}', "{{ data | remove: '-' }}", 'X{{ data }}']) {
         const response = await as(full).patch(`/tokens/${ssn}`, { mask });

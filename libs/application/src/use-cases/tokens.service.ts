@@ -6,6 +6,7 @@ import {
   assertMayRederive,
   assertMoveRevealsNoMore,
   CommandContext,
+  DataKeyUnavailableError,
   deduplicationRule,
   decideToken,
   DomainError,
@@ -17,10 +18,12 @@ import {
   initialTokenState,
   notFound,
   parseTokenData,
+  patchRederives,
   PreparedToken,
   QueryNode,
   ruleFor,
   TokenCommand,
+  TokenContent,
   TokenCrypto,
   TokenDraft,
   TokenEvent,
@@ -107,11 +110,22 @@ export class TokensService {
         if (!current || !updateRule) throw notFound('Token');
         // Before anything is evaluated on the stored data: even an evaluation error would answer for data not shown.
         if (isPatchObject(body)) assertMayRederive(updateRule, body, current);
-        const plaintext = await this.crypto.decrypt(current.tenant_id, current.id, current.encrypted);
-        const patch = validateTokenPatch(body, draftOf(current, parseTokenData(current.type, plaintext)), { now: ctx.now, engine: this.engine });
+        // Neither new data nor a changed expression: the derived values stand as stored, and nothing is evaluated.
+        const rederives = isPatchObject(body) && patchRederives(body, current);
+        const plaintext = await openData(this.crypto, current);
+        const patch = validateTokenPatch(body, draftOf(current, parseTokenData(current.type, plaintext)), {
+          now: ctx.now,
+          engine: this.engine,
+          evaluate: rederives,
+        });
         assertMoveRevealsNoMore(rules, body as Record<string, unknown>, current.containers, patch.draft.containers);
         responseRule = ruleFor(rules, patch.draft.containers, 'token:update');
         if (!responseRule) throw forbidden("No access rule of this application grants token:update on the token's new containers.");
+        if (patch.prepared === null) {
+          const { containers, metadata, expires_at } = patch.draft;
+          const { type: _type, ...kept } = tokenContentOf(current);
+          return { type: 'UpdateToken', data: { id, content: { ...kept, containers, metadata, expires_at } } };
+        }
         const fingerprint = this.crypto.fingerprint(current.tenant_id, current.type, patch.prepared.fingerprint_input);
         const { type: _type, ...content } = await this.seal(current.tenant_id, id, patch.draft, patch.prepared, fingerprint);
         return { type: 'UpdateToken', data: { id, content } };
@@ -177,6 +191,31 @@ export class TokensService {
     return tokenContent(draft, prepared, { encrypted, masked, fingerprint, search_hashes });
   }
 }
+
+/** The token's data; a key shredded by a delete in flight means the token is gone (404), as for a read. */
+async function openData(crypto: TokenCrypto, token: TokenRecord): Promise<string> {
+  try {
+    return await crypto.decrypt(token.tenant_id, token.id, token.encrypted);
+  } catch (error) {
+    if (error instanceof DataKeyUnavailableError) throw notFound('Token');
+    throw error;
+  }
+}
+
+/** The stored content of a token: what an update that re-derives nothing carries over unchanged. */
+const tokenContentOf = (token: TokenRecord): TokenContent => ({
+  type: token.type,
+  encrypted: token.encrypted,
+  fingerprint: token.fingerprint,
+  fingerprint_expression: token.fingerprint_expression,
+  mask: token.mask,
+  masked: token.masked,
+  containers: token.containers,
+  metadata: token.metadata,
+  search_indexes: token.search_indexes,
+  search_hashes: token.search_hashes,
+  expires_at: token.expires_at,
+});
 
 const isPatchObject = (body: unknown): body is Record<string, unknown> =>
   typeof body === 'object' && body !== null && !Array.isArray(body);

@@ -5,6 +5,7 @@ import {
   assertMayRederive,
   assertMoveRevealsNoMore,
   deduplicationRule,
+  patchRederives,
   insightInto,
   maskRevealsData,
 } from './token-access.policy';
@@ -95,6 +96,20 @@ describe('assertMayRederive: changing what is derived from data needs reveal, un
     ['other fields only', rule(1, '/', 'redact'), { metadata: { a: 'b' }, containers: ['/x/'] }],
   ])('allows the patch with %s', (_title, updateRule, patch) => {
     expect(() => assertMayRederive(updateRule, patch, ssn)).not.toThrow();
+  });
+});
+
+describe('patchRederives: only new data or a changed expression re-evaluates anything', () => {
+  const ssn = { type: 'social_security_number' as const, mask: '{{ data | reveal_last: 4 }}', search_indexes: ['{{ data }}'], fingerprint_expression: "{{ data | remove: '-' }}" };
+  it.each([
+    [{ metadata: { a: 'b' }, containers: ['/x/'], expires_at: null }, false],
+    [{ mask: ssn.mask }, false],
+    [{ data: '111-22-3333' }, true],
+    [{ search_indexes: ['{{ data | last4 }}'] }, true],
+    [{ fingerprint_expression: null }, false],
+    [{ fingerprint_expression: '{{ data }}' }, true],
+  ])('%j → %s', (patch, rederives) => {
+    expect(patchRederives(patch, ssn)).toBe(rederives);
   });
 });
 

@@ -67,24 +67,42 @@ export const assertMayRederive = (
   current: Pick<TokenDraft, DerivingField> & { type: TokenType },
 ): void => {
   if (patch.data !== undefined || updateRule.transform === 'reveal') return;
-  const rules = tokenTypeRules(current.type);
-  const defaults: Pick<TokenDraft, DerivingField> = {
-    mask: rules.defaultMask,
-    search_indexes: [...rules.defaultSearchIndexes],
-    fingerprint_expression: rules.defaultFingerprintExpression,
-  };
-  const changed = DERIVING_PATCH_FIELDS.filter((field) => {
-    const value = patch[field];
-    if (value === undefined) return false;
-    const next = value === null ? defaults[field] : value;
-    return JSON.stringify(next) !== JSON.stringify(current[field]);
-  });
+  const changed = changedDerivingFields(patch, current);
   if (changed.length === 0) return;
   throw forbidden(
     `Changing ${changed.join(', ')} without new data needs a reveal rule for token:update on this token: ` +
       `it would compute new values from data this application may not see.`,
   );
 };
+
+/** The deriving fields a patch changes (null resets to the type's default; the same value again is no change). */
+export const changedDerivingFields = (
+  patch: Record<string, unknown>,
+  current: Pick<TokenDraft, DerivingField> & { type: TokenType },
+): DerivingField[] => {
+  const rules = tokenTypeRules(current.type);
+  const defaults: Pick<TokenDraft, DerivingField> = {
+    mask: rules.defaultMask,
+    search_indexes: [...rules.defaultSearchIndexes],
+    fingerprint_expression: rules.defaultFingerprintExpression,
+  };
+  return DERIVING_PATCH_FIELDS.filter((field) => {
+    const value = patch[field];
+    if (value === undefined) return false;
+    const next = value === null ? defaults[field] : value;
+    return JSON.stringify(next) !== JSON.stringify(current[field]);
+  });
+};
+
+/**
+ * Whether a patch makes the token's derived values (mask, fingerprint, search values) change: only new data or a
+ * changed expression does. Otherwise they are kept as stored and nothing is evaluated again, so an expression whose
+ * output varies (a date, say) cannot be sampled by patching metadata over and over.
+ */
+export const patchRederives = (
+  patch: Record<string, unknown>,
+  current: Pick<TokenDraft, DerivingField> & { type: TokenType },
+): boolean => patch.data !== undefined || changedDerivingFields(patch, current).length > 0;
 
 /**
  * A PATCH of containers without new data must not move the token where any of the caller's rules would show it more

@@ -44,7 +44,8 @@ export interface ValidTokenCreate {
 
 export interface ValidTokenPatch {
   draft: TokenDraft;
-  prepared: PreparedToken;
+  /** Null when the patch changes neither data nor an expression: the stored derived values stand (patchRederives). */
+  prepared: PreparedToken | null;
 }
 
 /**
@@ -87,7 +88,7 @@ export const validateCreateToken = (body: unknown, { now, engine }: ValidationOp
 export const validateTokenPatch = (
   body: unknown,
   current: TokenDraft,
-  { now, engine }: ValidationOptions,
+  { now, engine, evaluate: reevaluate = true }: ValidationOptions & { evaluate?: boolean },
 ): ValidTokenPatch => {
   const patch = requireObject(body);
   const errors = new FieldErrorCollector();
@@ -115,6 +116,10 @@ export const validateTokenPatch = (
     mask: apply<string | null>('mask', current.mask, () => defaults.mask, (value) => readExpression(value, 'mask', engine, errors)),
     expires_at: apply<string | null>('expires_at', current.expires_at, () => null, (value) => readExpiresAt(value, now, errors)),
   };
+  if (!reevaluate) {
+    errors.throwIfAny();
+    return { draft: draftFrom(current.type, fields), prepared: null };
+  }
   const { draft, prepared } = evaluate(current.type, fields, engine, errors);
   errors.throwIfAny();
   return { draft: draft!, prepared: prepared! };
@@ -129,24 +134,27 @@ const evaluate = (
   engine: ExpressionEngine,
   errors: FieldErrorCollector,
 ): { draft?: TokenDraft; prepared?: PreparedToken } => {
-  const { data, containers, metadata, search_indexes, fingerprint_expression, mask, expires_at } = fields;
+  const { data, fingerprint_expression, mask } = fields;
   if (type === undefined || data === undefined) return {};
   // An invalid field is already reported; evaluating the valid rest still finds their problems in the same response.
-  const draft: TokenDraft = {
-    type,
-    data,
-    containers: containers ?? [],
-    metadata: metadata ?? {},
-    search_indexes: search_indexes ?? [],
-    fingerprint_expression: fingerprint_expression ?? '',
-    mask: mask === undefined ? null : mask,
-    expires_at: expires_at ?? null,
-  };
+  const draft = draftFrom(type, fields);
   const skip = new Set<'fingerprint_expression' | 'mask'>();
   if (fingerprint_expression === undefined) skip.add('fingerprint_expression');
   if (mask === undefined) skip.add('mask');
   return { draft, prepared: collectPreparedToken(draft, engine, errors, skip) };
 };
+
+/** The draft the fields make, invalid ones (already reported) replaced by empty values. */
+const draftFrom = (type: TokenType, fields: DraftFields): TokenDraft => ({
+  type,
+  data: fields.data as JsonValue,
+  containers: fields.containers ?? [],
+  metadata: fields.metadata ?? {},
+  search_indexes: fields.search_indexes ?? [],
+  fingerprint_expression: fields.fingerprint_expression ?? '',
+  mask: fields.mask === undefined ? null : fields.mask,
+  expires_at: fields.expires_at ?? null,
+});
 
 const requireObject = (body: unknown): JsonObject => {
   if (isJsonObject(body)) return body;
