@@ -161,7 +161,12 @@ describe('maskRevealsData: a mask may not show the whole data', () => {
     ['in full-width digits', '５５５４４３３２２', '555-44-3322'],
     ['a JSON token as JSON', '{"a":"x1"}', { a: 'x1' }],
     ['every value of JSON data in a row', 'alice/hunter2', { user: 'alice', pw: 'hunter2' }],
-    ['nested JSON values', '4242 4242 4242 4242 12/30', { card: { number: '4242424242424242', exp: ['12', 30] } }],
+    ['nested JSON values', 'card number 4242 4242 4242 4242 exp 12/30', { card: { number: '4242424242424242', exp: ['12', 30] } }],
+    ['data held in JSON keys', '{"4111111111111111":null}', { '4111111111111111': null }],
+    ['data without letters or digits, reversed', '*&^%$#@!', '!@#$%^&*'],
+    ['data without letters or digits, spaced out', '! @ # $ % ^ & *', '!@#$%^&*'],
+    ['a sharp s in upper case', 'STRASSE', 'straße'],
+    ['a dotless i in upper case', 'IIII', 'ıııı'],
   ] as const)('%s', (_title, masked, data) => {
     expect(maskRevealsData(masked, data as never)).toBe(true);
   });
@@ -171,6 +176,7 @@ describe('maskRevealsData: a mask may not show the whole data', () => {
     ['all but one digit', '55544332X', '555-44-3322'],
     ['one field of JSON data', 'Ada', { name: 'Ada', id: '7' }],
     ['the keys of JSON data only', 'name id', { name: 'Ada', id: '7' }],
+    ['part of data without letters or digits', '!@#$', '!@#$%^&*'],
   ] as const)('allows %s', (_title, masked, data) => {
     expect(maskRevealsData(masked, data as never)).toBe(false);
   });
