@@ -76,6 +76,9 @@ describe('parseQuery rejects field-less terms, unknown fields and bad metadata k
 describe('parseQuery rejects empty values', () => {
   rejects([
     ['type:', 'Missing value at position 6: expected a value right after "type:"'],
+    // A metadata key is the caller's text: it is not repeated back.
+    ['metadata.ssn123-45-6789:', 'Missing value at position 25: expected a value right after "metadata.<key>:"'],
+    ['metadata.ssn123456789:(a)', 'expected a value; write (metadata.<key>:a OR metadata.<key>:b) instead'],
     ['type: card', 'Missing value at position 6'],
     ['type:)', 'Missing value at position 6'],
     ['(type:)', 'Missing value at position 7'],

@@ -109,14 +109,16 @@ class Parser {
     const touching = next.start === field.end;
     if (touching && next.kind === 'range-open') return this.parseRange(target);
     if (touching && next.kind === 'value') return termNode(target, this.take());
+    // A metadata key is the caller's text and may hold anything (digits of an SSN): it is named only as a placeholder.
+    const name = field.value.toLowerCase().startsWith('metadata.') ? 'metadata.<key>' : field.value;
     if (touching && next.kind === 'lparen') {
       throw new QueryError(
         'Unsupported grouping after a field',
         next.start + 1,
-        `a value; write (${field.value}:a OR ${field.value}:b) instead`,
+        `a value; write (${name}:a OR ${name}:b) instead`,
       );
     }
-    throw new QueryError('Missing value', field.end + 1, `a value right after "${field.value}:"`);
+    throw new QueryError('Missing value', field.end + 1, `a value right after "${name}:"`);
   }
 
   private parseRange(target: FieldTarget): QueryNode {
