@@ -185,6 +185,12 @@ const holder = await created('application', call('POST', '/applications', admin,
 })));
 const victim = await created('application', call('POST', '/applications', admin, JSON.stringify({ name: 'victim', type: 'private', permissions: ['token:read'] })));
 const token = await created('token', call('POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: { k0: 'start' } })));
+// 3,000 small tokens in /many/ (in batches of 50 at once): the 100-term searches below then visit every one of them.
+for (let i = 0; i < 3_000; i += 50) {
+  await Promise.all(many(50, (j) => created('token', call('POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: `many-${i + j}`, containers: ['/many/'] })))));
+}
+/** 100 negated container terms: every row costs a lookup per term, so this search is run off the event loop. */
+const hundredNots = Array.from({ length: 100 }, (_, i) => `NOT container:"/x${i}/"`).join(' AND ');
 const formula = await created('formula', call('POST', '/reactor-formulas', admin, JSON.stringify({ name: 'bench', type: 'private', code: 'module.exports = async () => ({});', configuration: [], request_parameters: [] })));
 
 /** [endpoint, case, method, path, key, body text, statuses expected, content type] */
@@ -208,6 +214,8 @@ const cases = [
   ['PATCH /tokens/{id}', 'refused: 1 MiB of containers (100,000)', 'PATCH', `/tokens/${token.id}`, holder.key, padded(ALMOST, '{"containers":[', '"/a/"', ']}'), [400], 'application/merge-patch+json'],
   ['GET /tokens/{id}', 'a token of the longest data, revealed', 'GET', `/tokens/${token.id}`, holder.key, undefined, [200]],
   ['POST /tokens/search', 'query of 4,096 characters and 100 terms, page 1,000,000,000, size 100', 'POST', '/tokens/search', holder.key, JSON.stringify(maxSearch()), [200]],
+  ['POST /tokens/search', '100 NOT terms over 3,000 tokens, page 1', 'POST', '/tokens/search', holder.key, JSON.stringify({ query: hundredNots, size: 20 }), [200]],
+  ['POST /tokens/search', '100 NOT terms over 3,000 tokens, page 80', 'POST', '/tokens/search', holder.key, JSON.stringify({ query: hundredNots, page: 80, size: 20 }), [200]],
   ['POST /tokens/search', 'all tokens, 100 per page (longest data, revealed)', 'POST', '/tokens/search', holder.key, JSON.stringify({ query: null, size: 100 }), [200]],
   ['POST /tokens/search', 'refused: a query of 1 MiB', 'POST', '/tokens/search', holder.key, JSON.stringify({ query: str(ALMOST - 20, 'a') }), [400]],
   ['POST /tokens/search', 'refused: 1 MiB of objects as the query', 'POST', '/tokens/search', holder.key, refused.wideObjects('query'), [400]],

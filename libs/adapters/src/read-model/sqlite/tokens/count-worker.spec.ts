@@ -32,7 +32,11 @@ describe('CountWorker', () => {
   });
 
   it('rejects a count that fails, and keeps working after it', async () => {
-    await expect(worker.count(file, 'SELECT COUNT(*) AS n FROM missing', [])).rejects.toThrow(/count failed: no such table/);
+    await expect(worker.count(file, 'SELECT COUNT(*) AS n FROM missing', [])).rejects.toThrow(/search statement failed: no such table/);
     expect(await worker.count(file, 'SELECT COUNT(*) AS n FROM t', [])).toBe(1000);
+  });
+
+  it('reads rows on another thread, in the order the statement gives', async () => {
+    expect(await worker.rows(file, 'SELECT x FROM t WHERE x >= ? ORDER BY x DESC LIMIT 3', [990])).toEqual([{ x: 999 }, { x: 998 }, { x: 997 }]);
   });
 });

@@ -1,5 +1,6 @@
-// Counts broad searches on a worker thread with its own read-only connection, so a count that visits hundreds of
-// thousands of rows does not hold the API's event loop (WAL lets the worker read while the main thread writes).
+// Runs costly search statements on a worker thread with its own read-only connection: counts that visit hundreds of
+// thousands of rows, and whole searches whose many terms make every row expensive, so none holds the API's event loop
+// (WAL lets the worker read while the main thread writes).
 import { Worker } from 'node:worker_threads';
 
 // Plain CommonJS so the same source runs from dist/ and under Jest; the driver's path comes from the main thread.
@@ -9,7 +10,7 @@ const Database = require(workerData.driver);
 let file = null;
 let db = null;
 const statements = new Map();
-parentPort.on('message', ({ id, file: wanted, sql, params }) => {
+parentPort.on('message', ({ id, file: wanted, sql, params, all }) => {
   try {
     if (wanted !== file) {
       if (db) db.close();
@@ -24,7 +25,7 @@ parentPort.on('message', ({ id, file: wanted, sql, params }) => {
       if (statements.size > 200) statements.clear();
       statements.set(sql, statement);
     }
-    parentPort.postMessage({ id, n: statement.get(...params).n });
+    parentPort.postMessage(all ? { id, rows: statement.all(...params) } : { id, n: statement.get(...params).n });
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.message) });
   }
@@ -34,15 +35,24 @@ parentPort.on('message', ({ id, file: wanted, sql, params }) => {
 export class CountWorker {
   private worker: Worker | null = null;
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve(n: number): void; reject(error: Error): void }>();
+  private readonly pending = new Map<number, { resolve(answer: { n?: number; rows?: unknown[] }): void; reject(error: Error): void }>();
 
   /** `COUNT(*) AS n` of `sql` against the database file `file`, computed off the event loop. */
-  count(file: string, sql: string, params: unknown[]): Promise<number> {
+  async count(file: string, sql: string, params: unknown[]): Promise<number> {
+    return (await this.ask(file, sql, params, false)).n!;
+  }
+
+  /** Every row `sql` selects from the database file `file`, read off the event loop. */
+  async rows<T>(file: string, sql: string, params: unknown[]): Promise<T[]> {
+    return (await this.ask(file, sql, params, true)).rows as T[];
+  }
+
+  private ask(file: string, sql: string, params: unknown[], all: boolean): Promise<{ n?: number; rows?: unknown[] }> {
     const worker = this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, file, sql, params });
+      worker.postMessage({ id, file, sql, params, all });
     });
   }
 
@@ -56,11 +66,11 @@ export class CountWorker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3') } });
     worker.unref();
-    worker.on('message', ({ id, n, error }: { id: number; n?: number; error?: string }) => {
+    worker.on('message', ({ id, n, rows, error }: { id: number; n?: number; rows?: unknown[]; error?: string }) => {
       const waiting = this.pending.get(id);
       this.pending.delete(id);
-      if (error !== undefined) waiting?.reject(new Error(`count failed: ${error}`));
-      else waiting?.resolve(n!);
+      if (error !== undefined) waiting?.reject(new Error(`search statement failed: ${error}`));
+      else waiting?.resolve({ n, rows });
     });
     // A dead worker fails what it held; the next count starts a new one.
     const fail = (error: Error) => {

@@ -135,6 +135,12 @@ export const tokensTable: SqliteCollection = {
 };
 
 const COUNT_CACHE_SIZE = 1000;
+/**
+ * A query with more terms than this (the caller's and the access scope's together) is run on the worker thread, count
+ * and page alike: each row can cost a lookup per term (NOT compiles to correlated EXISTS), so a 100-term query over a
+ * few thousand tokens would hold the event loop for hundreds of milliseconds.
+ */
+const WORKER_TERMS = 8;
 const COUNT_INLINE_LIMIT = 5000;
 /** Selectivity answers are recomputed after this many token changes. */
 const SELECTIVITY_REFRESH = 10_000;
@@ -166,16 +172,22 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
     const db = this.model.database;
     const { page: pageQuery, count } = this.sql(db, tenantId, query, now);
-    const total = await this.count(db, count.sql, count.params, now);
+    const offWorker = query !== null && leavesOf(query) > WORKER_TERMS;
+    const total = await this.count(db, count.sql, count.params, now, offWorker);
     const offset = (page - 1) * size;
     if (offset >= total) return { total, items: [] };
     // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
     const fromEnd = offset > total / 2;
-    const rows = fromEnd
-      ? (statement(db, `SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`)
-          .all(...pageQuery.params, Math.min(size, total - offset), Math.max(0, total - offset - size)) as Array<{ doc: string }>).reverse()
-      : (statement(db, `SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`)
-          .all(...pageQuery.params, size, offset) as Array<{ doc: string }>);
+    const [sql, params] = fromEnd
+      ? [
+          `SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`,
+          [...pageQuery.params, Math.min(size, total - offset), Math.max(0, total - offset - size)],
+        ]
+      : [`SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`, [...pageQuery.params, size, offset]];
+    const here = () => statement(db, sql).all(...params) as Array<{ doc: string }>;
+    // A costly page is read on the worker too; without one (it failed to start or died) it is read here.
+    const rows = offWorker ? await this.counter.rows<{ doc: string }>(this.model.path, sql, params).catch(here) : here();
+    if (fromEnd) rows.reverse();
     return { total, items: rows.map((r) => JSON.parse(r.doc)) };
   }
 
@@ -212,15 +224,16 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
    * The exact number of matches. Counting a broad query walks every match, so the result is kept until a token
    * changes (this process's projector is the only writer) or the next token expires, whichever comes first.
    */
-  private async count(db: SqliteDatabase, where: string, params: unknown[], now: number): Promise<number> {
+  private async count(db: SqliteDatabase, where: string, params: unknown[], now: number, offWorker = false): Promise<number> {
     const key = `${where}\u0000${JSON.stringify(params.slice(2))}\u0000${params[0]}`;
     const stamp = this.model.changeStamp('tokens');
     const cached = this.counts.get(key);
     if (cached && cached.stamp === stamp && now < cached.validUntil && now >= cached.computedAt) return cached.total;
-    // Up to countInlineLimit matches are counted right here (bounded work); a broader count goes to the worker thread.
-    const bounded = (
-      statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM tokens t WHERE ${where} LIMIT ?)`).get(...params, this.countInlineLimit) as { n: number }
-    ).n;
+    // Up to countInlineLimit matches are counted right here (bounded work); a broader count, or one whose every row is
+    // costly, goes to the worker thread.
+    const bounded = offWorker
+      ? this.countInlineLimit
+      : (statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM tokens t WHERE ${where} LIMIT ?)`).get(...params, this.countInlineLimit) as { n: number }).n;
     const total =
       bounded < this.countInlineLimit
         ? bounded
@@ -268,5 +281,18 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
 
   async expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
     return statementsFor(this.model.database).expired.all(now, limit) as Array<{ id: string; tenant_id: string }>;
+  }
+}
+
+/** How many terms (leaves) a query has. */
+function leavesOf(node: QueryNode): number {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.reduce((sum, child) => sum + leavesOf(child), 0);
+    case 'not':
+      return leavesOf(node.child);
+    default:
+      return 1;
   }
 }
