@@ -81,7 +81,7 @@ describe('encrypt and decrypt', () => {
 describe('crypto-shredding', () => {
   it('makes every copy of the ciphertext undecryptable once the data key is destroyed', async () => {
     const sealed = await crypto.encrypt(TENANT, TOKEN, SSN);
-    await crypto.destroyDataKey(TENANT, TOKEN);
+    await keys.destroy(TENANT, TOKEN);
     await expect(crypto.decrypt(TENANT, TOKEN, sealed)).rejects.toBeInstanceOf(DataKeyUnavailableError);
     // A new process with the same master key and key store is no better off.
     const restarted = new AesGcmTokenCrypto(masterKey, keys);
@@ -91,7 +91,7 @@ describe('crypto-shredding', () => {
   it('leaves nothing on disk that, with the master key, opens the ciphertext', async () => {
     const sealed = await crypto.encrypt(TENANT, TOKEN, SSN);
     const wrapped = Buffer.from((await keys.get(TENANT, TOKEN))!);
-    await crypto.destroyDataKey(TENANT, TOKEN);
+    await keys.destroy(TENANT, TOKEN);
     const disk = Buffer.concat(
       ['keys.sqlite', 'keys.sqlite-wal'].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f)),
     );
@@ -102,7 +102,7 @@ describe('crypto-shredding', () => {
   it('does not touch other tokens\' keys', async () => {
     await crypto.encrypt(TENANT, TOKEN, SSN);
     const kept = await crypto.encrypt(TENANT, OTHER_TOKEN, 'kept');
-    await crypto.destroyDataKey(TENANT, TOKEN);
+    await keys.destroy(TENANT, TOKEN);
     expect(await crypto.decrypt(TENANT, OTHER_TOKEN, kept)).toBe('kept');
   });
 });

@@ -78,10 +78,6 @@ export class AesGcmTokenCrypto implements TokenCrypto {
     return createHmac('sha256', this.tenantKey(tenantId, 'search')).update(normalizedValue, 'utf8').digest('hex');
   }
 
-  async destroyDataKey(tenantId: string, tokenId: string): Promise<void> {
-    await this.keys.destroy(tenantId, tokenId);
-  }
-
   /** The token's plaintext data key: unwrapped from the KeyStore, or (when `create`) generated and stored. */
   private async dataKey(tenantId: string, tokenId: string, create: boolean): Promise<Buffer> {
     let wrapped = await this.keys.get(tenantId, tokenId);

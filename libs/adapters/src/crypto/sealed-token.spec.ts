@@ -72,6 +72,6 @@ it('reveals a JSON token back as its value, until the token\'s key is destroyed'
   const plaintext = await crypto.decrypt(TENANT, TOKEN_ID, event.data.encrypted);
   expect(parseTokenData('token', plaintext)).toEqual(data);
 
-  await crypto.destroyDataKey(TENANT, TOKEN_ID);
+  await keys.destroy(TENANT, TOKEN_ID);
   await expect(crypto.decrypt(TENANT, TOKEN_ID, event.data.encrypted)).rejects.toBeInstanceOf(DataKeyUnavailableError);
 });

@@ -32,8 +32,6 @@ export interface TokenCrypto {
   fingerprint(tenantId: string, type: TokenType, evaluated: string): string;
   /** Keyed hash of one normalised search value (see normalizeSearchValue); the read model stores only these. */
   searchHash(tenantId: string, normalizedValue: string): string;
-  /** Crypto-shredding: after this, no copy of the token's ciphertext (events included) can be decrypted. Idempotent. */
-  destroyDataKey(tenantId: string, tokenId: string): Promise<void>;
 }
 
 export const TOKEN_CRYPTO = Symbol('TokenCrypto');
