@@ -1,6 +1,6 @@
 // Turns an API key into a principal: unknown, revoked (regenerated or deleted) and expired keys are all "not authenticated",
 // and so is the key of an application whose tenant does not exist (a tenant creation interrupted before TenantCreated).
-import { DomainError, effectivePermissions } from '@vault/domain';
+import { DomainError, effectivePermissions, effectiveRules } from '@vault/domain';
 import type { ApplicationDocument, ApplicationReadModel, TenantReadModel } from '../ports/read-models';
 import type { ApiKeys, Clock } from '../ports/system';
 import type { Principal } from './principal';
@@ -34,8 +34,7 @@ export class Authenticator {
       tenantId: app.tenant_id,
       type: app.type,
       permissions: effectivePermissions(app),
-      rawPermissions: app.permissions,
-      rules: app.rules,
+      accessRules: effectiveRules(app),
     };
   }
 

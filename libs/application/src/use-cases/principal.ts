@@ -6,8 +6,11 @@ export interface Principal {
   tenantId: string;
   type: ApplicationType;
   permissions: ReadonlySet<string>;
-  rawPermissions: readonly string[];
-  rules: readonly AccessRule[];
+  /**
+   * The access rules that decide what the caller sees of each token, in the order they are tried: the application's
+   * own, or (without any) one mask rule on `/` with its token permissions. Computed once, at authentication.
+   */
+  accessRules: readonly AccessRule[];
 }
 
 export const actorOf = (principal: Principal): Actor => ({ type: 'application', id: principal.applicationId });

@@ -1,6 +1,6 @@
 // POST /tokens/search: parse the query, hash its data values, AND it with the access-rule container scope, search.
 // The scope is part of the query the index runs, so tokens no rule covers are neither returned nor counted.
-import { accessScope, DomainError, effectiveRules, normalizeSearchValue, parseQuery, QueryNode, ruleFor, TokenCrypto } from '@vault/domain';
+import { accessScope, DomainError, normalizeSearchValue, parseQuery, QueryNode, ruleFor, TokenCrypto } from '@vault/domain';
 import type { Page } from '../ports/read-models';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import type { Principal } from './principal';
@@ -20,7 +20,7 @@ export class TokenSearchService {
 
   async search(principal: Principal, input: TokenSearchInput, now: Date): Promise<Page<TokenView>> {
     const parsed = parseQuery(input.query);
-    const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
+    const rules = principal.accessRules;
     const scope = accessScope(rules, 'token:search');
     if (scope === 'nothing') return { total: 0, items: [] };
     const user = parsed && this.hashData(parsed, principal.tenantId);

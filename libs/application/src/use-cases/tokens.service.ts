@@ -11,7 +11,6 @@ import {
   decideToken,
   DomainError,
   draftOf,
-  effectiveRules,
   evolveToken,
   ExpressionEngine,
   forbidden,
@@ -67,7 +66,7 @@ export class TokensService {
 
   async create(principal: Principal, ctx: CommandContext, body: unknown): Promise<CreatedToken> {
     const valid = validateCreateToken(body, { now: ctx.now, engine: this.engine });
-    const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
+    const rules = principal.accessRules;
     const rule = ruleFor(rules, valid.draft.containers, 'token:create');
     if (!rule) throw forbidden("No access rule of this application grants token:create on the token's containers.");
     const tenantId = principal.tenantId;
@@ -92,14 +91,14 @@ export class TokensService {
 
   async get(principal: Principal, id: string, now: Date): Promise<TokenView> {
     const token = await this.index.get(principal.tenantId, id, now.getTime());
-    const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
+    const rules = principal.accessRules;
     const rule = token && ruleFor(rules, token.containers, 'token:read');
     if (!token || !rule) throw notFound('Token');
     return toTokenView(token, rule, this.crypto);
   }
 
   async update(principal: Principal, ctx: CommandContext, id: string, body: unknown): Promise<TokenView> {
-    const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
+    const rules = principal.accessRules;
     let responseRule: AccessRule | null = null;
     const outcome = await this.runner.run(
       aggregate,
@@ -136,7 +135,7 @@ export class TokensService {
   }
 
   async delete(principal: Principal, ctx: CommandContext, id: string): Promise<void> {
-    const rules = effectiveRules({ permissions: principal.rawPermissions, rules: principal.rules });
+    const rules = principal.accessRules;
     const outcome = await this.runner.run(
       aggregate,
       tokenStream(principal.tenantId, id),
@@ -173,7 +172,7 @@ export class TokensService {
   }
 
   /** The newest live token with this type and fingerprint that one of the caller's token:create rules covers. */
-  private async findDuplicate(tenantId: string, rules: AccessRule[], type: string, fingerprint: string, now: Date): Promise<TokenRecord | null> {
+  private async findDuplicate(tenantId: string, rules: readonly AccessRule[], type: string, fingerprint: string, now: Date): Promise<TokenRecord | null> {
     const scope = accessScope(rules, 'token:create');
     if (scope === 'nothing') return null;
     const match: QueryNode = {
