@@ -1,5 +1,5 @@
 // Application (API client) events. Keys never appear here: only their SHA-256 hash.
-import type { DomainEvent } from '../shared/events';
+import { eventTypesOf, type DomainEvent } from '../shared/events';
 import type { ApplicationType } from '../permissions/permission-catalogue';
 import type { AccessRule } from '../token/access-rules';
 
@@ -34,3 +34,10 @@ export type ApplicationDeleted = DomainEvent<
 >;
 
 export type ApplicationEvent = ApplicationCreated | ApplicationUpdated | ApplicationKeyRegenerated | ApplicationDeleted;
+
+export const APPLICATION_EVENT_TYPES = eventTypesOf<ApplicationEvent['type']>({
+  ApplicationCreated: true,
+  ApplicationUpdated: true,
+  ApplicationKeyRegenerated: true,
+  ApplicationDeleted: true,
+});

@@ -1,5 +1,5 @@
 // Reactor formula events: plain data, stored forever under these type strings.
-import type { DomainEvent } from '../shared/events';
+import { eventTypesOf, type DomainEvent } from '../shared/events';
 import type { ReactorFormulaFields } from './reactor-formula.types';
 
 export interface ReactorFormulaCreatedData extends ReactorFormulaFields {
@@ -28,11 +28,11 @@ export type ReactorFormulaDeleted = DomainEvent<'ReactorFormulaDeleted', Reactor
 
 export type ReactorFormulaEvent = ReactorFormulaCreated | ReactorFormulaUpdated | ReactorFormulaDeleted;
 
-export const REACTOR_FORMULA_EVENT_TYPES: readonly ReactorFormulaEvent['type'][] = [
-  'ReactorFormulaCreated',
-  'ReactorFormulaUpdated',
-  'ReactorFormulaDeleted',
-];
+export const REACTOR_FORMULA_EVENT_TYPES = eventTypesOf<ReactorFormulaEvent['type']>({
+  ReactorFormulaCreated: true,
+  ReactorFormulaUpdated: true,
+  ReactorFormulaDeleted: true,
+});
 
 export const isReactorFormulaEvent = (event: DomainEvent): event is ReactorFormulaEvent =>
   (REACTOR_FORMULA_EVENT_TYPES as readonly string[]).includes(event.type);

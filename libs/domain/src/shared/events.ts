@@ -28,3 +28,9 @@ export interface CommandContext {
   now: Date;
   correlationId: string;
 }
+
+/**
+ * The type strings of an event union, listed through a record with one key per member: leaving a type out, or adding
+ * one that is not in the union, fails to compile, so projections built on the list cannot silently skip an event.
+ */
+export const eventTypesOf = <T extends string>(types: Record<T, true>): readonly T[] => Object.keys(types) as T[];

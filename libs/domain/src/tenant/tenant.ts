@@ -1,11 +1,13 @@
 // A tenant: the boundary of every resource. Created by the operator (CLI) or the development bootstrap.
-import type { CommandContext, DomainEvent } from '../shared/events';
+import { eventTypesOf, type CommandContext, type DomainEvent } from '../shared/events';
 import { DomainError, FieldErrorCollector } from '../shared/errors';
 
 export const tenantStream = (id: string) => `tenant-${id}`;
 
 export type TenantCreated = DomainEvent<'TenantCreated', { id: string; name: string; created_by: string; created_at: string }>;
 export type TenantEvent = TenantCreated;
+
+export const TENANT_EVENT_TYPES = eventTypesOf<TenantEvent['type']>({ TenantCreated: true });
 
 export interface TenantState {
   id: string;

@@ -1,7 +1,7 @@
 // Token events: plain data, stored forever under these type strings. They never hold plaintext token data or anything
 // evaluated from it (API.md "What may be stored where"): the data and the evaluated mask are sealed under the token's
 // data key, the fingerprint and search values are keyed hashes.
-import type { DomainEvent } from '../shared/events';
+import { eventTypesOf, type DomainEvent } from '../shared/events';
 import type { EncryptedData } from './token-crypto.port';
 import type { TokenType } from './token-types';
 
@@ -65,7 +65,7 @@ export type TokenDeleted = DomainEvent<'TokenDeleted', TokenDeletedData>;
 
 export type TokenEvent = TokenCreated | TokenUpdated | TokenDeleted;
 
-export const TOKEN_EVENT_TYPES: readonly TokenEvent['type'][] = ['TokenCreated', 'TokenUpdated', 'TokenDeleted'];
+export const TOKEN_EVENT_TYPES = eventTypesOf<TokenEvent['type']>({ TokenCreated: true, TokenUpdated: true, TokenDeleted: true });
 
 export const isTokenEvent = (event: DomainEvent): event is TokenEvent =>
   (TOKEN_EVENT_TYPES as readonly string[]).includes(event.type);
