@@ -1,6 +1,6 @@
 // POST /tokens/search: parse the query, hash its data values, AND it with the access-rule container scope, search.
 // The scope is part of the query the index runs, so tokens no rule covers are neither returned nor counted.
-import { accessScope, DomainError, normalizeSearchValue, parseQuery, QueryNode, ruleFor, TokenCrypto } from '@vault/domain';
+import { accessScope, DomainError, normalizeSearchValue, parseQuery, QueryNode, selectRule, TokenCrypto } from '@vault/domain';
 import type { Page } from '../ports/read-models';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import type { Principal } from './principal';
@@ -29,7 +29,7 @@ export class TokenSearchService {
     const items = await Promise.all(
       page.items.map((token) => {
         // The scope guarantees a rule grants token:search on one of the token's containers.
-        const rule = ruleFor(rules, token.containers, 'token:search')!;
+        const rule = selectRule(rules, token.containers, 'token:search')!;
         // A token whose key a delete in flight has just shredded is left out, not a failed search.
         return toTokenView(token, rule, this.crypto).catch((error: unknown) => {
           if (error instanceof DomainError && error.kind === 'not_found') return null;

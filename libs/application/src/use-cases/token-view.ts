@@ -22,8 +22,8 @@ export interface TokenView {
 /** Decrypts only what the rule's transform shows: the data for reveal, the sealed mask for mask, nothing for redact. */
 export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: TokenCrypto): Promise<TokenView> {
   const data = applyTransform(rule, token, {
-    plaintext: rule.transform === 'reveal' ? await open(crypto, token, token.encrypted, 'data') : undefined,
-    mask: rule.transform === 'mask' && token.masked !== null ? await open(crypto, token, token.masked, 'mask') : null,
+    plaintext: rule.transform === 'reveal' ? await openSealed(crypto, token, token.encrypted, 'data') : undefined,
+    mask: rule.transform === 'mask' && token.masked !== null ? await openSealed(crypto, token, token.masked, 'mask') : null,
   });
   const view: TokenView = {
     id: token.id,
@@ -45,8 +45,13 @@ export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: 
   return view;
 }
 
-/** A key already shredded while the read model still lists the token (a delete in flight): the token is gone. */
-async function open(crypto: TokenCrypto, token: TokenRecord, sealed: TokenRecord['encrypted'], purpose: 'data' | 'mask'): Promise<string> {
+/** Opens one of a token's envelopes; a key already shredded (a delete in flight) means the token is gone: 404. */
+export async function openSealed(
+  crypto: TokenCrypto,
+  token: TokenRecord,
+  sealed: TokenRecord['encrypted'],
+  purpose: 'data' | 'mask',
+): Promise<string> {
   try {
     return await crypto.decrypt(token.tenant_id, token.id, sealed, purpose);
   } catch (error) {

@@ -6,7 +6,6 @@ import {
   assertMayRederive,
   assertMoveRevealsNoMore,
   CommandContext,
-  DataKeyUnavailableError,
   deduplicationRule,
   decideToken,
   DomainError,
@@ -20,7 +19,7 @@ import {
   patchRederives,
   PreparedToken,
   QueryNode,
-  ruleFor,
+  selectRule,
   TokenCommand,
   TokenContent,
   TokenCrypto,
@@ -40,7 +39,7 @@ import type { ProjectionWaiter } from '../projections/projector';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import type { Principal } from './principal';
-import { toTokenView, TokenView } from './token-view';
+import { openSealed, toTokenView, TokenView } from './token-view';
 
 const aggregate = {
   evolve: (state: TokenState | null, event: TokenEvent) => evolveToken(state ?? initialTokenState(), event),
@@ -67,7 +66,7 @@ export class TokensService {
   async create(principal: Principal, ctx: CommandContext, body: unknown): Promise<CreatedToken> {
     const valid = validateCreateToken(body, { now: ctx.now, engine: this.engine });
     const rules = principal.accessRules;
-    const rule = ruleFor(rules, valid.draft.containers, 'token:create');
+    const rule = selectRule(rules, valid.draft.containers, 'token:create');
     if (!rule) throw forbidden("No access rule of this application grants token:create on the token's containers.");
     const tenantId = principal.tenantId;
     const fingerprint = this.crypto.fingerprint(tenantId, valid.draft.type, valid.prepared.fingerprint_input);
@@ -92,7 +91,7 @@ export class TokensService {
   async get(principal: Principal, id: string, now: Date): Promise<TokenView> {
     const token = await this.index.get(principal.tenantId, id, now.getTime());
     const rules = principal.accessRules;
-    const rule = token && ruleFor(rules, token.containers, 'token:read');
+    const rule = token && selectRule(rules, token.containers, 'token:read');
     if (!token || !rule) throw notFound('Token');
     return toTokenView(token, rule, this.crypto);
   }
@@ -105,20 +104,22 @@ export class TokensService {
       tokenStream(principal.tenantId, id),
       async (state): Promise<TokenCommand> => {
         const current = visibleToken(state ?? initialTokenState(), principal.tenantId, ctx.now);
-        const updateRule = current && ruleFor(rules, current.containers, 'token:update');
+        const updateRule = current && selectRule(rules, current.containers, 'token:update');
         if (!current || !updateRule) throw notFound('Token');
         // Before anything is evaluated on the stored data: even an evaluation error would answer for data not shown.
-        if (isPatchObject(body)) assertMayRederive(updateRule, body, current);
+        // A body that is no object is validateTokenPatch's 400; the policy reads it as an empty patch meanwhile.
+        const fields = isPatchObject(body) ? body : {};
+        assertMayRederive(updateRule, fields, current);
         // Neither new data nor a changed expression: the derived values stand as stored, and nothing is evaluated.
-        const rederives = isPatchObject(body) && patchRederives(body, current);
-        const plaintext = await openData(this.crypto, current);
+        const rederives = patchRederives(fields, current);
+        const plaintext = await openSealed(this.crypto, current, current.encrypted, 'data');
         const patch = validateTokenPatch(body, draftOf(current, parseTokenData(current.type, plaintext)), {
           now: ctx.now,
           engine: this.engine,
           evaluate: rederives,
         });
-        assertMoveRevealsNoMore(rules, body as Record<string, unknown>, current.containers, patch.draft.containers);
-        responseRule = ruleFor(rules, patch.draft.containers, 'token:update');
+        assertMoveRevealsNoMore(rules, fields, current.containers, patch.draft.containers);
+        responseRule = selectRule(rules, patch.draft.containers, 'token:update');
         if (!responseRule) throw forbidden("No access rule of this application grants token:update on the token's new containers.");
         if (patch.prepared === null) {
           const { containers, metadata, expires_at } = patch.draft;
@@ -141,7 +142,7 @@ export class TokensService {
       tokenStream(principal.tenantId, id),
       (state): TokenCommand => {
         const current = visibleToken(state ?? initialTokenState(), principal.tenantId, ctx.now);
-        if (!current || !ruleFor(rules, current.containers, 'token:delete')) throw notFound('Token');
+        if (!current || !selectRule(rules, current.containers, 'token:delete')) throw notFound('Token');
         return { type: 'DeleteToken', data: { id } };
       },
       ctx,
@@ -188,16 +189,6 @@ export class TokensService {
     const masked = prepared.masked === null ? null : await this.crypto.encrypt(tenantId, id, prepared.masked, 'mask');
     const search_hashes = [...new Set(prepared.search_values.map((value) => this.crypto.searchHash(tenantId, value)))];
     return tokenContent(draft, prepared, { encrypted, masked, fingerprint, search_hashes });
-  }
-}
-
-/** The token's data; a key shredded by a delete in flight means the token is gone (404), as for a read. */
-async function openData(crypto: TokenCrypto, token: TokenRecord): Promise<string> {
-  try {
-    return await crypto.decrypt(token.tenant_id, token.id, token.encrypted);
-  } catch (error) {
-    if (error instanceof DataKeyUnavailableError) throw notFound('Token');
-    throw error;
   }
 }
 

@@ -8,7 +8,7 @@ import type { TokenDraft } from './token-prepare';
 import { tokenTypeRules, type JsonValue, type TokenType } from './token-types';
 
 /** How much of a token's data a view shows: no rule < redact < mask < reveal. */
-export type Insight = AccessTransform | 'none';
+type Insight = AccessTransform | 'none';
 
 const RANK: Record<Insight, number> = { none: 0, redact: 1, mask: 2, reveal: 3 };
 
@@ -19,11 +19,7 @@ const RANK: Record<Insight, number> = { none: 0, redact: 1, mask: 2, reveal: 3 }
  */
 const DATA_PERMISSIONS = PERMISSIONS.map((p) => p.type).filter((type) => isTokenPermission(type) && type !== 'token:delete');
 
-export const revealsMore = (a: Insight, b: Insight): boolean => RANK[a] > RANK[b];
-
-/** The rule that shows a token for one operation, or null: the token does not exist for that operation. */
-export const ruleFor = (rules: readonly AccessRule[], containers: readonly string[], permission: string): AccessRule | null =>
-  selectRule(rules, containers, permission);
+const revealsMore = (a: Insight, b: Insight): boolean => RANK[a] > RANK[b];
 
 /**
  * What each of the caller's operations shows of a token in these containers: per permission, the transform of the rule
@@ -52,7 +48,7 @@ export const deduplicationRule = (rules: readonly AccessRule[], existing: { cont
   selectRule(rules, existing.containers, 'token:create');
 
 /** The patch fields whose change re-derives values from the token's data. */
-export const DERIVING_PATCH_FIELDS = ['mask', 'search_indexes', 'fingerprint_expression'] as const;
+const DERIVING_PATCH_FIELDS = ['mask', 'search_indexes', 'fingerprint_expression'] as const;
 type DerivingField = (typeof DERIVING_PATCH_FIELDS)[number];
 
 /**
@@ -76,7 +72,7 @@ export const assertMayRederive = (
 };
 
 /** The deriving fields a patch changes (null resets to the type's default; the same value again is no change). */
-export const changedDerivingFields = (
+const changedDerivingFields = (
   patch: Record<string, unknown>,
   current: Pick<TokenDraft, DerivingField> & { type: TokenType },
 ): DerivingField[] => {
