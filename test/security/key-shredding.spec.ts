@@ -94,4 +94,18 @@ describe('key shredding', () => {
     expect(await keyOf('t3')).toBeNull();
     await shredder.stop();
   });
+
+  it('stores its checkpoint with every batch that destroys a key, and batches without one at most once a second', async () => {
+    await putKey('t4');
+    const store = new KeyShreddingStore(keys);
+    const at = (n: number) => ({ commit: BigInt(n), prepare: BigInt(n) });
+    await store.commit([], at(1));
+    await store.commit([], at(2));
+    expect(await store.checkpoint()).toEqual(at(2));
+    // The first idle batch was stored; the second, within the same second, only in memory.
+    expect(await new KeyShreddingStore(keys).checkpoint()).toEqual(at(1));
+    await store.commit([{ collection: 'shredded_keys', id: `${TENANT}_t4`, revision: 0n, doc: { tenant_id: TENANT, token_id: 't4' } }], at(3));
+    expect(await keyOf('t4')).toBeNull();
+    expect(await new KeyShreddingStore(keys).checkpoint()).toEqual(at(3));
+  });
 });

@@ -12,12 +12,22 @@ import {
 } from '@vault/application';
 import type { SqliteKeyStore } from './sqlite-key-store';
 
+/** A batch that destroys no key moves the stored checkpoint at most this often (it is only a replay bound). */
+const IDLE_CHECKPOINT_MS = 1_000;
+
 export class KeyShreddingStore implements ProjectionStore {
+  /** Where the shredder is; undefined until read from the key store. Persisted with every batch that destroys keys. */
+  private position: LogPosition | null | undefined;
+  private persistedAt = 0;
+
   constructor(private readonly keys: SqliteKeyStore) {}
 
   async checkpoint(): Promise<LogPosition | null> {
-    const position = this.keys.shredCheckpoint();
-    return position === null ? null : decodePosition(position);
+    if (this.position === undefined) {
+      const stored = this.keys.shredCheckpoint();
+      this.position = stored === null ? null : decodePosition(stored);
+    }
+    return this.position;
   }
 
   /** Every TokenDeleted is acted on, replayed ones included: destroying a key twice is harmless. */
@@ -32,6 +42,14 @@ export class KeyShreddingStore implements ProjectionStore {
         const { tenant_id, token_id } = change.doc as unknown as KeyToShred;
         return { tenantId: tenant_id, tokenId: token_id };
       });
-    this.keys.shred(keys, encodePosition(checkpoint));
+    // Most batches are creates and updates: writing the checkpoint for each would add a key-store transaction to every
+    // write. Kept in memory, it is stored with the next deletion or after a second; a crash replays at most that much,
+    // and replaying is harmless (a destroyed key stays destroyed).
+    const now = Date.now();
+    if (keys.length > 0 || now - this.persistedAt >= IDLE_CHECKPOINT_MS) {
+      this.keys.shred(keys, encodePosition(checkpoint));
+      this.persistedAt = now;
+    }
+    this.position = checkpoint;
   }
 }

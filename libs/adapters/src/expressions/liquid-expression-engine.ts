@@ -37,7 +37,7 @@ const UNSAFE_FILTERS = ['where_exp', 'reject_exp', 'group_by_exp', 'has_exp', 'f
  * Standard filters that look into each item (`where`, `sort`, `map`, `sum` …) get lists of at most this many items, so
  * a chain of them in one output tag stays small. Those that only copy or count (native array work) take any list.
  */
-export const MAX_FILTER_LIST_LENGTH = 1_000;
+const MAX_FILTER_LIST_LENGTH = 1_000;
 const LIST_COPYING_FILTERS = new Set(['size', 'first', 'last', 'join', 'slice', 'reverse', 'concat', 'compact', 'uniq', 'push', 'pop', 'shift', 'unshift']);
 
 export class LiquidExpressionEngine implements ExpressionEngine {
