@@ -14,6 +14,7 @@ export class Authenticator {
    */
   private readonly cache = new Map<string, ApplicationDocument | null>();
   private cacheStamp: number | null = null;
+  private readonly knownTenants = new Set<string>();
 
   constructor(
     private readonly applications: ApplicationReadModel,
@@ -55,10 +56,17 @@ export class Authenticator {
     return app;
   }
 
-  /** The key's application, if its tenant exists: the tenant is written last, so this is what makes a new key usable. */
+  /**
+   * The key's application, if its tenant exists: the tenant is written last, so this is what makes a new key usable.
+   * Tenants are never removed, so one seen to exist is not asked for again.
+   */
   private async find(keyHash: string): Promise<ApplicationDocument | null> {
     const app = await this.applications.findByKeyHash(keyHash);
     if (!app) return null;
-    return (await this.tenants.get(app.tenant_id)) ? app : null;
+    if (this.knownTenants.has(app.tenant_id)) return app;
+    if (!(await this.tenants.get(app.tenant_id))) return null;
+    if (this.knownTenants.size >= CACHE_SIZE) this.knownTenants.clear();
+    this.knownTenants.add(app.tenant_id);
+    return app;
   }
 }

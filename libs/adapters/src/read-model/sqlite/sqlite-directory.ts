@@ -45,11 +45,11 @@ export class SqliteApplicationReadModel implements ApplicationReadModel {
   constructor(private readonly model: SqliteReadModel) {}
 
   /**
-   * Moves with every application or tenant change, by this process's projector or another's: the authenticator caches
-   * key lookups under it, and both an application (its key, its permissions) and its tenant decide whether a key works.
+   * Moves with every application change, by this process's projector or another's: the authenticator caches key
+   * lookups under it. (A key whose tenant does not exist yet is never cached, so tenant changes need not move it.)
    */
   changeStamp(): number {
-    return this.model.changeStamp('applications') + this.model.changeStamp('tenants');
+    return this.model.changeStamp('applications');
   }
 
   async findByKeyHash(keyHash: string): Promise<ApplicationDocument | null> {
