@@ -63,7 +63,7 @@ export function describeEventStoreContract(name: string, connect: () => Promise<
       await store.append(streamId, events, 'no_stream');
       const read = await store.readStream(streamId);
       expect(read.map((e) => e.type)).toEqual(events.map((e) => e.type));
-      expect(read[0].data).toEqual(events[0].data);
+      expect(read.map((e) => e.data)).toEqual(events.map((e) => e.data));
     });
 
     it('returns [] for a stream that does not exist', async () => {

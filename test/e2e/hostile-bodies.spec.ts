@@ -159,6 +159,8 @@ describe('hostile request bodies and query strings', () => {
       const response = await get('/reactor-formulas?page=1000000000&size=100', 'admin');
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual([]);
+      const first = await get('/reactor-formulas?page=1&size=100', 'admin');
+      expect(response.body.pagination).toEqual({ ...first.body.pagination, page_number: 1_000_000_000 });
     });
   });
 

@@ -69,7 +69,8 @@ describe('the built apps and the data dir', () => {
     for (let i = 0; i < 3; i++) expect((await call(reading, '/permissions', app.key)).status).toBe(200);
 
     expect((await call(projecting, `/applications/${app.id}`, BOOTSTRAP, { method: 'DELETE' })).status).toBe(204);
-    const deadline = Date.now() + 2000;
+    // Within the write wait in principle; twice that, so a busy machine does not fail the test.
+    const deadline = Date.now() + 2 * 2000;
     let status = 0;
     while (Date.now() < deadline && (status = (await call(reading, '/permissions', app.key)).status) !== 401) {
       await new Promise((resolve) => setTimeout(resolve, 25));

@@ -66,9 +66,12 @@ describe('projector on an event store that denies access', () => {
       (error: unknown) => error,
     );
     const outcome = await Promise.race([started, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2500))]);
-    await projector.stop(); // only a retrying projector has anything left to stop
     expect(outcome).toBeInstanceOf(EventStoreAccessDeniedError);
+    expect(await projector.status()).toMatchObject({ running: false, failure: 'The event store denied access: read $all' });
+    // Past the one-second retry delay, before anything is stopped: a retrying projector would have subscribed again.
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
     expect(events.subscribeCalls).toBe(1);
+    await projector.stop();
     expect(lines).toEqual([
       {
         level: 'error',
@@ -76,7 +79,6 @@ describe('projector on an event store that denies access', () => {
         fields: { error: 'The event store denied access: read $all', fatal: true },
       },
     ]);
-    expect(await projector.status()).toMatchObject({ running: false, failure: 'The event store denied access: read $all' });
   });
 
   it('reports a refusal of its status reads as the failure, rather than rejecting', async () => {

@@ -52,14 +52,12 @@ describe('projector when a commit reports a rebuild swapped in under its batch',
       info: (message) => lines.push({ level: 'info', message }),
       error: (message) => lines.push({ level: 'error', message }),
     });
-    const started = Date.now();
     await projector.start();
-    const seconds = (Date.now() - started) / 1000;
     await projector.stop();
     expect(store.commits).toBe(2);
     expect(await model.checkpoint()).toEqual(await events.headPosition());
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    // Only the swap is logged: a retry after an error would have logged 'retrying' too.
     expect(lines).toEqual([{ level: 'info', message: 'the read model was swapped by a rebuild; resuming from its checkpoint' }]);
-    expect(seconds).toBeLessThan(0.9);
   });
 });

@@ -443,8 +443,10 @@ describe('hostile input against every endpoint', () => {
   );
 
   it.each(sweep)('%s with %s as %s', async (_name, field, _what, endpoint, text) => {
-    const template = JSON.stringify(endpoint.body);
-    const others = template.slice(1, -1).replace(new RegExp(`"${field}":(\\[[^\\]]*\\]|\\{[^}]*\\}|"[^"]*"|[^,}]*),?`), '');
+    // The rest of the valid body, as JSON text: the extreme is then the only thing wrong with the body.
+    const rest = Object.fromEntries(Object.entries(endpoint.body as Record<string, unknown>).filter(([key]) => key !== field));
+    const others = JSON.stringify(rest).slice(1, -1);
+    expect(() => JSON.parse(`{${others}}`)).not.toThrow();
     const body = `{${others}${others ? ',' : ''}${JSON.stringify(field)}:${text}}`;
     await check({
       method: endpoint.method,

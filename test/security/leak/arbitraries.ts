@@ -1,6 +1,7 @@
 // fast-check generators for the leak property: applications with random access rules, token data of every type with
 // high-entropy values, and the per-command choices (expressions are picked per token type when the command runs).
 import fc from 'fast-check';
+import { isLuhnValid } from '@vault/domain';
 import {
   AppSpec,
   RULE_CONTAINERS,
@@ -133,19 +134,6 @@ export const dataSeed: fc.Arbitrary<DataSeed> = fc.record({
   dashed: fc.boolean(),
   json: jsonData,
 });
-
-export const isLuhnValid = (number: string): boolean => {
-  let sum = 0;
-  for (let i = 0; i < number.length; i++) {
-    let digit = number.charCodeAt(number.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-};
 
 export const luhnComplete = (body: string): string => {
   for (let d = 0; d <= 9; d++) if (isLuhnValid(body + d)) return body + d;
