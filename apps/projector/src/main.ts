@@ -36,18 +36,19 @@ async function main(): Promise<void> {
   const first = await projector.status().catch(() => null);
   logger.info('projector caught up; following the event log', { ...(first ?? {}) });
   // Every 5 s: a projector stopped for good (the event store denied access) ends the process with 1, so a supervisor
-  // restarts it or reports it; every 30 s the status is logged. The timer also keeps the process alive meanwhile.
+  // restarts it or reports it. Every 30 s the status is read and logged (reading it also finds a refusal of the
+  // projector's reads). The timer also keeps the process alive meanwhile.
   let ticks = 0;
-  setInterval(() => {
+  const exitOn = (failure: string) => {
+    clearInterval(timer);
+    logger.error('projector stopped for good; exiting', { failure });
+    void app.close().finally(() => process.exit(1));
+  };
+  const timer = setInterval(() => {
+    if (projector.failureReason) return exitOn(projector.failureReason);
+    if (++ticks % 6 !== 0) return;
     projector.status().then(
-      (status) => {
-        if (status.failure) {
-          logger.error('projector stopped for good; exiting', { failure: status.failure });
-          void app.close().finally(() => process.exit(1));
-          return;
-        }
-        if (++ticks % 6 === 0) logger.info('projection status', { ...status });
-      },
+      (status) => (status.failure ? exitOn(status.failure) : logger.info('projection status', { ...status })),
       (error: unknown) => logger.error('projection status unavailable', { error: error instanceof Error ? error.name : 'unknown' }),
     );
   }, 5_000);

@@ -29,7 +29,7 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { EXPRESSION_ENGINE, ExpressionEngine, FORMULA_CODE_CHECKER, FormulaCodeChecker, TOKEN_CRYPTO, TokenCrypto } from '@vault/domain';
+import { EXPRESSION_ENGINE, ExpressionEngine, TOKEN_STREAM_PREFIX, FORMULA_CODE_CHECKER, FormulaCodeChecker, TOKEN_CRYPTO, TokenCrypto } from '@vault/domain';
 import { loadConfig, VAULT_CONFIG, VaultConfig } from './config';
 import { openEventStore } from './event-store';
 import { JsonLogger, LOGGER } from './json-logger';
@@ -153,10 +153,17 @@ export class VaultCoreModule {
           inject: [EVENT_STORE, KEY_STORE_HANDLE, LOGGER],
           useFactory: async (events: EventStore, keys: SqliteKeyStore, logger: JsonLogger) => {
             if (!options.shredder) return null;
-            const shredder = new Projector(events, new KeyShreddingStore(keys), new ProjectionSet([keyShreddingProjection]), {
-              info: (message, fields) => logger.info(`key shredder: ${message}`, fields),
-              error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
-            });
+            const shredder = new Projector(
+              events,
+              new KeyShreddingStore(keys),
+              new ProjectionSet([keyShreddingProjection]),
+              {
+                info: (message, fields) => logger.info(`key shredder: ${message}`, fields),
+                error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
+              },
+              systemClock,
+              [TOKEN_STREAM_PREFIX],
+            );
             await shredder.start();
             return shredder;
           },

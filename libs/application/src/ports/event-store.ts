@@ -13,6 +13,10 @@ export interface LogPosition {
 export const comparePositions = (a: LogPosition, b: LogPosition): number =>
   a.commit === b.commit ? Number(a.prepare - b.prepare) : a.commit < b.commit ? -1 : 1;
 
+/** Equal positions, or both null (nothing applied yet). */
+export const samePosition = (a: LogPosition | null, b: LogPosition | null): boolean =>
+  a === null || b === null ? a === b : comparePositions(a, b) === 0;
+
 export const encodePosition = (p: LogPosition): string => `${p.commit}:${p.prepare}`;
 
 export const decodePosition = (s: string): LogPosition => {

@@ -7,6 +7,7 @@ import {
   EventStoreAccessDeniedError,
   LogPosition,
   RecordedEvent,
+  samePosition,
   Subscription,
 } from '../ports/event-store';
 import { ReadModelGenerationChanged, type ProjectionStore } from '../ports/projection-store';
@@ -63,6 +64,8 @@ export class Projector implements ProjectionWaiter {
     private readonly projections: ProjectionSet,
     private readonly logger: ProjectorLogger,
     private readonly clock: Clock = { now: () => new Date() },
+    /** Follow only these streams (the key shredder needs token streams alone); all of the vault's when absent. */
+    private readonly streamPrefixes?: string[],
   ) {}
 
   /**
@@ -73,6 +76,11 @@ export class Projector implements ProjectionWaiter {
     this.stopped = false;
     this.failure = null;
     return new Promise<void>((resolve, reject) => this.follow((failure) => (failure ? reject(failure) : resolve())));
+  }
+
+  /** Why the projector stopped for good (the event store denied access), or null; no I/O, unlike status(). */
+  get failureReason(): string | null {
+    return this.failure?.message ?? null;
   }
 
   async stop(): Promise<void> {
@@ -158,6 +166,7 @@ export class Projector implements ProjectionWaiter {
       if (this.stopped) return;
       this.subscription = this.events.subscribe({
         after: this.position,
+        streamPrefixes: this.streamPrefixes,
         onEvents: (events) => this.handle(events),
         onCaughtUp: () => {
           this.caughtUp = true;
@@ -212,6 +221,3 @@ export class Projector implements ProjectionWaiter {
     }
   }
 }
-
-const samePosition = (a: LogPosition | null, b: LogPosition | null) =>
-  a === null || b === null ? a === b : comparePositions(a, b) === 0;

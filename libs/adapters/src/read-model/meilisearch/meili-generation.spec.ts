@@ -1,12 +1,11 @@
 // The pure half of the generation protocol; the half that needs a server is test/contract/read-model-swap.meili.spec.ts.
-import type { LogPosition } from '@vault/application';
+import { samePosition, type LogPosition } from '@vault/application';
 import {
   checkpointId,
   earlierCheckpoint,
   GENERATION_ID,
   GenerationGuard,
   readLiveState,
-  samePosition,
   shadowedDocuments,
   type StoredRevisions,
 } from './meili-generation';

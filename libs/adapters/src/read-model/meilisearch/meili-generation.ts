@@ -64,8 +64,6 @@ export function earlierCheckpoint(a: LogPosition | null, b: LogPosition | null):
   return comparePositions(a, b) <= 0 ? a : b;
 }
 
-export const samePosition = (a: LogPosition | null, b: LogPosition | null): boolean =>
-  a === null || b === null ? a === b : comparePositions(a, b) === 0;
 
 /** What one id holds in a generation: the document's revision and its tombstone's, each when present. */
 export interface StoredRevisions {

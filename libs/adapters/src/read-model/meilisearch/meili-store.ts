@@ -7,6 +7,7 @@ import {
   type DocumentChange,
   type LogPosition,
   type ProjectionStore,
+  samePosition,
   type StoredDocument,
 } from '@vault/application';
 import type { MeiliCollection } from './meili-collection';
@@ -16,7 +17,6 @@ import {
   earlierCheckpoint,
   GenerationGuard,
   readLiveState,
-  samePosition,
   shadowedDocuments,
   type LiveState,
   type StoredRevisions,

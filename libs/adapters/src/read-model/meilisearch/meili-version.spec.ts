@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   compareMeiliVersions,
-  MINIMUM_MEILISEARCH_VERSION,
   parseMeiliVersion,
   unsupportedMeiliVersion,
   type MeiliVersion,
@@ -48,8 +47,8 @@ describe('compareMeiliVersions', () => {
 describe('unsupportedMeiliVersion', () => {
   const host = 'http://meilisearch:7700';
 
-  it('requires v1.18.0, the first server that takes swapIndexes with rename', () => {
-    expect(MINIMUM_MEILISEARCH_VERSION).toBe('1.18.0');
+  it('refuses v1.17, the last server without swapIndexes rename, naming both versions', () => {
+    expect(unsupportedMeiliVersion(host, '1.17.1')).toMatch(/v1\.17\.1.*v1\.18\.0/);
   });
 
   it.each(['1.18.0', '1.18.0-rc.0', '1.51.0', '1.51.2', '2.0.0'])('accepts %s', (reported) => {

@@ -13,7 +13,7 @@ import {
   StoredDocument,
 } from '@vault/application';
 import { openDatabase, SqliteDatabase, statement } from '../../sqlite/open-database';
-import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile } from '../../sqlite/private-files';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile, SQLITE_COMPANION_SUFFIXES } from '../../sqlite/private-files';
 import type { SqliteCollection } from './sqlite-collection';
 
 const POINTER = 'CURRENT';
@@ -269,5 +269,5 @@ function writePointer(dir: string, file: string): void {
 }
 
 function removeDatabaseFiles(dir: string, file: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, file + suffix), { force: true });
+  for (const suffix of ['', ...SQLITE_COMPANION_SUFFIXES]) rmSync(join(dir, file + suffix), { force: true });
 }
