@@ -50,8 +50,14 @@ describe('validateApplicationSettings never quotes a value the caller sent', () 
 
   it('names a rule permission that is no token permission by its path only', () => {
     expect(errorsOf(input({ rules: [rule(1, ['token:read', 'Zq9secret', 'application:read'])] }))).toEqual({
-      'rules[0].permissions[1]': ['rules[0].permissions[1] must be a token permission (token:read, token:search, …)'],
-      'rules[0].permissions[2]': ['rules[0].permissions[2] must be a token permission (token:read, token:search, …)'],
+      'rules[0].permissions[1]': ['rules[0].permissions[1] must be a token permission (token:read, token:search, …), not another string.'],
+      'rules[0].permissions[2]': ['rules[0].permissions[2] must be a token permission (token:read, token:search, …), not another string.'],
+    });
+  });
+
+  it('reports a bad rule permission once, naming nothing the caller did not send, whatever the application type', () => {
+    expect(errorsOf(input({ type: 'public', permissions: ['token:create'], rules: [rule(1, ['Zq9secret'])] }))).toEqual({
+      'rules[0].permissions[0]': ['rules[0].permissions[0] must be a token permission (token:read, token:search, …), not another string.'],
     });
   });
 

@@ -1,7 +1,7 @@
 // Decisions for applications: who may hold which permission, expiry, access rules, tenant scoping.
 import type { CommandContext } from '../shared/events';
 import { DomainError, FieldErrorCollector, notFound } from '../shared/errors';
-import { findPermission, isApplicationType } from '../permissions/permission-catalogue';
+import { findPermission, isApplicationType, isTokenPermission } from '../permissions/permission-catalogue';
 import { validateAccessRules } from '../token/access-rules';
 import type { ApplicationEvent, ApplicationSettings } from './application.events';
 import type { ApplicationState } from './application.evolve';
@@ -91,11 +91,11 @@ export function validateApplicationSettings(input: ApplicationInput, now: Date):
   const maxRules = 100;
   const maxPermissions = 30;
   const givenPermissions = input.permissions ?? [];
-  if (givenPermissions.length > maxPermissions) {
+  const tooManyPermissions = givenPermissions.length > maxPermissions;
+  const permissions = tooManyPermissions ? [] : [...new Set(givenPermissions)];
+  if (tooManyPermissions) {
     errors.add('permissions', `permissions must hold at most ${maxPermissions} permissions, not ${givenPermissions.length}`);
-  }
-  const permissions = givenPermissions.length > maxPermissions ? [] : [...new Set(givenPermissions)];
-  if (givenPermissions.length <= maxPermissions) {
+  } else {
     givenPermissions.forEach((permission, i) => {
       // A known permission is the catalogue's word and may be named; anything else is the caller's value and is not.
       const known = findPermission(permission);
@@ -127,27 +127,12 @@ export function validateApplicationSettings(input: ApplicationInput, now: Date):
       }
     });
   }
-  // A rule permission that is no token permission is reported here, by its path only: the access-rule reader's own
-  // message would quote the value. It reads a copy holding a valid stand-in, so it adds nothing on that path.
-  const readableRules = oversized
-    ? []
-    : rawRules.map((rule, i) => {
-        if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return rule;
-        const given = (rule as { permissions?: unknown }).permissions;
-        if (!Array.isArray(given)) return rule;
-        const permissions = given.map((permission: unknown, j) => {
-          if (typeof permission !== 'string' || (permission.startsWith('token:') && findPermission(permission))) return permission;
-          const at = `rules[${i}].permissions[${j}]`;
-          errors.add(at, `${at} must be a token permission (token:read, token:search, …)`);
-          return 'token:read';
-        });
-        return { ...rule, permissions };
-      });
-  const rules = oversized ? [] : validateAccessRules(readableRules, 'rules', errors);
+  const rules = oversized ? [] : validateAccessRules(rawRules, 'rules', errors);
   // A rule's permissions also grant the endpoint permission (as on hosted vaults), so they must suit the type too.
+  // (One that is no token permission was reported by validateAccessRules already.)
   rules.forEach((rule, i) =>
     rule.permissions.forEach((permission, j) => {
-      const known = findPermission(permission);
+      const known = isTokenPermission(permission) ? findPermission(permission) : undefined;
       if (known && isApplicationType(type) && !known.application_types.includes(type)) {
         errors.add(`rules[${i}].permissions[${j}]`, `permission "${permission}" cannot be held by a ${type} application`);
       }
