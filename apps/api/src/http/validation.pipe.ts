@@ -30,12 +30,6 @@ export function fieldErrors(errors: ValidationError[]): FieldErrors {
 
 const invalid = (errors: FieldErrors) => new BadRequestException(problem(400, 'One or more validation errors occurred.', errors));
 
-/** Metatypes ValidationPipe leaves alone: a body typed as one of these passes through to the domain as parsed. */
-const PLAIN_TYPES: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
-
-const isDto = (metatype: unknown): metatype is DtoClass =>
-  typeof metatype === 'function' && !PLAIN_TYPES.includes(metatype);
-
 /**
  * The global pipe validates bodies only: query strings have their own, laxer pipe (unknown parameters are ignored).
  * A DTO body is first checked and reduced as parsed (list maxima, prototype-named properties, values the DTO does not
@@ -44,8 +38,9 @@ const isDto = (metatype: unknown): metatype is DtoClass =>
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'body') return value;
-    if (!isDto(metadata.metatype)) return super.transform(value, metadata);
-    const prepared = prepareDtoBody(value, metadata.metatype);
+    // ValidationPipe's own test: a body typed as a plain type (Object, String …) passes through to the domain as parsed.
+    if (!this.toValidate(metadata)) return super.transform(value, metadata);
+    const prepared = prepareDtoBody(value, metadata.metatype as DtoClass);
     if (prepared.errors) throw invalid(prepared.errors);
     return super.transform(prepared.body, metadata);
   }
@@ -72,13 +67,14 @@ export const vaultValidationPipe = () =>
  */
 class QueryValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'query' && isDto(metadata.metatype) && value !== null && typeof value === 'object') {
-      const known = knownProperties(metadata.metatype);
+    if (metadata.type === 'query' && this.toValidate(metadata) && value !== null && typeof value === 'object') {
       const errors = new Map<string, string[]>();
       for (const key of Object.keys(value)) {
         const bracket = key.indexOf('[');
-        const name = bracket > 0 ? key.slice(0, bracket) : key;
-        if (bracket > 0 && known.has(name)) errors.set(name, [`${name} must be given once, as a plain value`]);
+        if (bracket <= 0) continue;
+        // The DTO's properties are looked up only for a bracketed key: most requests have none.
+        const name = key.slice(0, bracket);
+        if (knownProperties(metadata.metatype as DtoClass).has(name)) errors.set(name, [`${name} must be given once, as a plain value`]);
       }
       if (errors.size > 0) throw invalid(fieldErrorsOf(errors));
     }

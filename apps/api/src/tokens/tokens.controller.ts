@@ -5,7 +5,7 @@ import { IsInt, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validat
 import type { Response } from 'express';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
-import { paginated } from '../http/pagination';
+import { MAX_PAGE, MAX_PAGE_SIZE, paginated } from '../http/pagination';
 import { CreateTokenCommand, DeleteTokenCommand, GetTokenQuery, SearchTokensQuery, UpdateTokenCommand } from './token.commands';
 
 /**
@@ -20,13 +20,13 @@ export class SearchTokensBody {
   query?: string | null;
 
   @IsOptional()
-  @Max(1_000_000_000, { message: 'page must not be greater than 1000000000' })
+  @Max(MAX_PAGE, { message: `page must not be greater than ${MAX_PAGE}` })
   @Min(1, { message: 'page must not be less than 1' })
   @IsInt({ message: 'page must be an integer' })
   page?: number;
 
   @IsOptional()
-  @Max(100, { message: 'size must not be greater than 100' })
+  @Max(MAX_PAGE_SIZE, { message: `size must not be greater than ${MAX_PAGE_SIZE}` })
   @Min(1, { message: 'size must not be less than 1' })
   @IsInt({ message: 'size must be an integer' })
   size?: number;

@@ -19,7 +19,7 @@ const LABEL: Record<ImageKind, string> = { png: 'a PNG image', jpeg: 'a JPEG ima
 export const iconProblem = (icon: string): string | null => {
   const header = DATA_URL.exec(icon);
   if (!header) {
-    return /^data:[^;,]*/i.test(icon)
+    return /^data:/i.test(icon)
       ? 'icon must be an image/png, image/jpg or image/jpeg data URL.'
       : 'icon must be a base64 data URL such as data:image/png;base64,iVBORw0KGgo…';
   }
