@@ -244,7 +244,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
         `leak property: ${details.numRuns} generated cases, ${generated} generated commands` +
         (details.failed ? `, ${details.numShrinks} shrinks (${stats.cases} executions, ${stats.commands} commands in all)` : '') +
         `, ${stats.requests} checked requests + ${stats.auditorRequests} auditor reads, ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
-        `seed ${details.seed}, statuses ${JSON.stringify(stats.statuses)}`;
+        `seed ${details.seed}, statuses ${JSON.stringify(stats.statuses)}, rules tested ${JSON.stringify(stats.branches)}`;
       console.log(summary);
       if (details.failed) {
         const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);

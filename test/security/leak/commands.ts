@@ -121,6 +121,10 @@ export class CreateCommand implements Cmd {
       if (reply.status === 201 && existing) w.fail('LEAK', `201 answered with the existing token ${w.label(existing)} (id ${existing.id})`);
     }
     w.expectStatus(reply, allowed, `${why}${source}`);
+    if (body.deduplicate_token && rule && !problems.certain.length) {
+      if (covered.length && reply.status === 200) stats.branches.dedupeCovered++;
+      else if (!covered.length && matches.length && reply.status === 201) stats.branches.dedupeHidden++;
+    }
     if (reply.status === 201) {
       const token = await w.sync((reply.body as { id: string }).id, app.index);
       // Cross-check the engine's fingerprint prediction with the API's own fingerprints.
@@ -286,6 +290,10 @@ export class PatchCommand implements Cmd {
     const reply = await w.act(app, 'PATCH', `/tokens/${token.id}`, body);
     w.checkLeaks(app, reply, levels, hasData && reply.status === 200 ? token.id : undefined);
     w.expectStatus(reply, allowed, why);
+    if (reply.status === 403 && updateRule && !hasData) {
+      if (updateRule.transform !== 'reveal' && changed.length) stats.branches.rederive403++;
+      else if (body.containers !== undefined) stats.branches.move403++;
+    }
     if (reply.status === 200) {
       await w.sync(token.id, hasData ? app.index : undefined);
       // A mask a non-reveal caller re-derived without data is no legitimate mask: its output entitles no one.

@@ -32,6 +32,8 @@ export const stats = {
   requests: 0,
   auditorRequests: 0,
   statuses: {} as Record<string, number>,
+  /** How often the rules of "What a write may reveal" were put to the test (predicted and answered so). */
+  branches: { dedupeCovered: 0, dedupeHidden: 0, rederive403: 0, move403: 0 },
   /** Status/view mismatches let through when VAULT_LEAK_INVARIANT_ONLY is set (exploration only). */
   ignoredMismatches: 0,
 };
