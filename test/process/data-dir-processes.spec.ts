@@ -1,24 +1,12 @@
 // The built apps as separate processes, on what they leave in VAULT_DATA_DIR and how they share it: the CLI on a fresh
 // data dir leaves only owner-only files; an API with VAULT_PROJECTOR=external refuses a key deleted through another.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { tooOpen } from '../support/data-dir';
 import { ApiProcess, runCli, startApiProcess } from '../support/processes';
 
 const BOOTSTRAP = 'data-dir-process-bootstrap-key-0123456789abcdef';
-
-/** Entries of `root` (itself included) that are not owner-only, as `path: mode`. */
-function tooOpen(root: string): string[] {
-  const found: string[] = [];
-  const visit = (path: string) => {
-    const stat = statSync(path);
-    const mode = stat.mode & 0o777;
-    if (mode !== (stat.isDirectory() ? 0o700 : 0o600)) found.push(`${relative(root, path) || '.'}: ${mode.toString(8)}`);
-    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
-  };
-  visit(root);
-  return found;
-}
 
 describe('the built apps and the data dir', () => {
   let parent: string;

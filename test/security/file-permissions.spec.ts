@@ -1,35 +1,13 @@
 // API.md: files under VAULT_DATA_DIR are readable by their owner only (directories 0700, files 0600), every file any
 // embedded store creates included: the event log, the read model and its rebuilds, the key store, the master key, and
 // the -wal/-shm files SQLite adds later. Runs under a permissive umask, as a library user's process would.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { EVENT_STORE, rebuildReadModel } from '@vault/application';
 import { allProjections, READ_MODELS, ReadModels } from '@vault/nest';
+import { tooOpen, walk } from '../support/data-dir';
 import { createApplication, startTestApp, TestApp } from '../support/test-app';
-
-interface Entry {
-  path: string;
-  dir: boolean;
-  mode: number;
-}
-
-function walk(root: string): Entry[] {
-  const entries: Entry[] = [{ path: root, dir: true, mode: statSync(root).mode & 0o777 }];
-  for (const name of readdirSync(root)) {
-    const path = join(root, name);
-    const stat = statSync(path);
-    if (stat.isDirectory()) entries.push(...walk(path));
-    else entries.push({ path, dir: false, mode: stat.mode & 0o777 });
-  }
-  return entries;
-}
-
-/** Every entry whose mode is not owner-only, as `relative path: mode`, so a failure lists them all. */
-const tooOpen = (root: string) =>
-  walk(root)
-    .filter((e) => e.mode !== (e.dir ? 0o700 : 0o600))
-    .map((e) => `${relative(root, e.path) || '.'}${e.dir ? '/' : ''}: ${e.mode.toString(8)}`);
 
 const currentReadModel = (dataDir: string) => readFileSync(join(dataDir, 'readmodel', 'CURRENT'), 'utf8').trim();
 
