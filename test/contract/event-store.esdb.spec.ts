@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EsdbEventStore } from '@vault/adapters';
+import { EsdbEventStore } from '@vault/adapters/esdb';
 import { AppendTooLargeError } from '@vault/application';
 import { describeEventStoreContract } from './event-store.contract';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Meilisearch } from 'meilisearch';
-import { MeiliFormulaReadModel, MeiliReadModel, meiliFormulasCollection } from '@vault/adapters';
+import { MeiliFormulaReadModel, MeiliReadModel, meiliFormulasCollection } from '@vault/adapters/meilisearch';
 import { describeFormulaReadModelContract } from './formula-read-model.contract';
 
 // A live server keeps its indexes between runs: every run gets its own index prefix, and dispose deletes its indexes.

@@ -19,7 +19,8 @@ import {
   type RebuildableReadModel,
   type TenantDocument,
 } from '@vault/application';
-import { MeiliReadModel, MeiliTenantReadModel, meiliTenantsCollection, SqliteEventStore } from '@vault/adapters';
+import { SqliteEventStore } from '@vault/adapters';
+import { MeiliReadModel, MeiliTenantReadModel, meiliTenantsCollection } from '@vault/adapters/meilisearch';
 import { aTenant } from './read-model.contract';
 
 const url = process.env.MEILI_URL;

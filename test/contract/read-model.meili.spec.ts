@@ -6,7 +6,7 @@ import {
   MeiliTenantReadModel,
   meiliApplicationsCollection,
   meiliTenantsCollection,
-} from '@vault/adapters';
+} from '@vault/adapters/meilisearch';
 import { describeReadModelContract } from './read-model.contract';
 
 // A live server keeps its indexes between runs: every open gets its own index prefix, and dispose deletes its indexes

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Meilisearch } from 'meilisearch';
-import { MeiliReadModel, MeiliTokenSearchIndex, meiliTokensCollection } from '@vault/adapters';
+import { MeiliReadModel, MeiliTokenSearchIndex, meiliTokensCollection } from '@vault/adapters/meilisearch';
 import { describeTokenSearchContract } from './token-search.contract';
 
 // A live server keeps its indexes between runs: every run gets its own index prefix, and dispose deletes its indexes.

@@ -202,7 +202,7 @@ describe('applications', () => {
     );
     for (const r of responses) expect([200, 409]).toContain(r.status);
     expect(responses.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
-    const { EVENT_STORE } = await import('@vault/application');
+    const { EVENT_STORE } = await import('@vault/nest');
     const events = await test.app.get(EVENT_STORE).readStream(`application-${app.id}`);
     const updates = events.filter((e: { type: string }) => e.type === 'ApplicationUpdated');
     expect(updates).toHaveLength(responses.filter((r) => r.status === 200).length);

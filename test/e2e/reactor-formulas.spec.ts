@@ -194,7 +194,7 @@ describe('reactor formulas', () => {
     for (const r of responses) expect([200, 409]).toContain(r.status);
     const winners = responses.filter((r) => r.status === 200);
     expect(winners.length).toBeGreaterThanOrEqual(1);
-    const { EVENT_STORE } = await import('@vault/application');
+    const { EVENT_STORE } = await import('@vault/nest');
     const events = await test.app.get(EVENT_STORE).readStream(`formula-${id}`);
     expect(events.filter((e: { type: string }) => e.type === 'ReactorFormulaUpdated')).toHaveLength(winners.length);
     const final = (await admin().get(`/reactor-formulas/${id}`)).body.name;

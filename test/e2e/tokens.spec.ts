@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TenantsService } from '@vault/application';
-import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+import { createApplication, startTestApp, TestApp } from '../support/test-app';
 
 describe('tokens', () => {
   let test: TestApp;
@@ -207,7 +207,7 @@ describe('expiry sweep', () => {
       const key = (await createApplication(test, { name: 'x', type: 'private', permissions: ['token:create', 'token:read'] })).key;
       const created = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'soon gone', expires_at: new Date(Date.now() + 500).toISOString() });
       const kept = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'stays' });
-      const { EVENT_STORE, TOKEN_CRYPTO } = await import('@vault/application').then(async (a) => ({ ...a, ...(await import('@vault/domain')) }));
+      const { EVENT_STORE, TOKEN_CRYPTO } = await import('@vault/nest');
       const events = test.app.get(EVENT_STORE);
       const deadline = Date.now() + 5000;
       let deleted: Array<{ type: string; data: unknown }> = [];

@@ -2,8 +2,8 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_STORE, rebuildReadModel, RebuildProgress } from '@vault/application';
-import { allProjections, READ_MODELS, ReadModels } from '@vault/nest';
+import { rebuildReadModel, RebuildProgress } from '@vault/application';
+import { EVENT_STORE, READ_MODELS, ReadModels, allProjections } from '@vault/nest';
 import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 
 function dump(dataDir: string): Record<string, unknown[]> {

@@ -4,8 +4,8 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { EVENT_STORE, rebuildReadModel } from '@vault/application';
-import { allProjections, READ_MODELS, ReadModels } from '@vault/nest';
+import { rebuildReadModel } from '@vault/application';
+import { EVENT_STORE, READ_MODELS, ReadModels, allProjections } from '@vault/nest';
 import { tooOpen, walk } from '../support/data-dir';
 import { createApplication, startTestApp, TestApp } from '../support/test-app';
 

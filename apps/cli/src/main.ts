@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
-import { EVENT_STORE, EventStore, FormulasService, rebuildReadModel } from '@vault/application';
-import { allProjections, ConfigError, READ_MODELS, ReadModels } from '@vault/nest';
+import { EventStore, FormulasService, rebuildReadModel } from '@vault/application';
+import { ConfigError, EVENT_STORE, READ_MODELS, ReadModels, allProjections } from '@vault/nest';
 import { parseArgs, ParsedArgs, UsageError } from './cli-args';
 import { CliModule } from './cli.module';
-import { formulaFiles, importFormulas } from './commands/formulas-import';
+import { importFormulas } from './commands/formulas-import';
 import { CreateTenantCommand } from './commands/tenant.commands';
 import { formatProgress } from './progress';
 

@@ -1,6 +1,5 @@
 export * from './sqlite/open-database';
 export * from './event-store/sqlite/sqlite-event-store';
-export * from './event-store/esdb/esdb-event-store';
 export * from './system/system';
 export * from './read-model/sqlite/sqlite-collection';
 export * from './read-model/sqlite/sqlite-read-model';
@@ -11,7 +10,6 @@ export * from './crypto/sqlite-key-store';
 export * from './crypto/key-shredding-store';
 export * from './crypto/master-key';
 export * from './sandbox';
-export * from './read-model/meilisearch';
 export * from './read-model/sqlite/sqlite-formulas';
 export * from './read-model/sqlite/tokens/sqlite-tokens';
 export * from './read-model/sqlite/tokens/sqlite-token-sql';

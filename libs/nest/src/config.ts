@@ -56,7 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
   };
 }
 
-export const VAULT_CONFIG = Symbol('VaultConfig');
 
 function projectorMode(env: NodeJS.ProcessEnv): VaultConfig['projector'] {
   const value = env.VAULT_PROJECTOR || ((env.VAULT_SEARCH || 'embedded') === 'embedded' ? 'inline' : 'external');

@@ -1,9 +1,10 @@
 import type { EventStore } from '@vault/application';
-import { EsdbEventStore, SqliteEventStore } from '@vault/adapters';
+import { SqliteEventStore } from '@vault/adapters';
 import type { VaultConfig } from './config';
 
 export function openEventStore(config: VaultConfig): EventStore {
-  return config.eventStore === 'embedded'
-    ? SqliteEventStore.open(config.dataDir, config.sync)
-    : EsdbEventStore.fromConnectionString(config.eventStore);
+  if (config.eventStore === 'embedded') return SqliteEventStore.open(config.dataDir, config.sync);
+  // Loaded only when configured, so the embedded default never loads the EventStoreDB client.
+  const esdb: typeof import('@vault/adapters/esdb') = require('@vault/adapters/esdb');
+  return esdb.EsdbEventStore.fromConnectionString(config.eventStore);
 }

@@ -1,4 +1,5 @@
 export * from './config';
+export * from './di-tokens';
 export * from './json-logger';
 export * from './read-models';
 export * from './event-store';

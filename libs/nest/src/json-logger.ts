@@ -50,4 +50,3 @@ const contextOf = (optional: unknown[]): Record<string, unknown> => {
   return context ? { context } : {};
 };
 
-export const LOGGER = Symbol('Logger');

@@ -10,7 +10,7 @@ import {
   meiliFormulasCollection,
   meiliTenantsCollection,
   meiliTokensCollection,
-} from '@vault/adapters';
+} from '@vault/adapters/meilisearch';
 import type { VaultConfig } from './config';
 import type { ReadModels } from './read-models';
 

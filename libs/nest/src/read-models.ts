@@ -37,7 +37,6 @@ export interface ReadModels {
   close(): Promise<void>;
 }
 
-export const READ_MODELS = Symbol('ReadModels');
 
 export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection]);
 

@@ -1,23 +1,6 @@
 // Wires ports to adapters for every app (API, projector, CLI): the event store, read models, projector and use cases.
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import {
-  APPLICATION_READ_MODEL,
-  ApplicationsService,
-  Authenticator,
-  CommandRunner,
-  EVENT_STORE,
-  EventStore,
-  FormulasService,
-  keyShreddingProjection,
-  PollingProjectionWaiter,
-  ProjectionSet,
-  ProjectionWaiter,
-  Projector,
-  TENANT_READ_MODEL,
-  TenantsService,
-  TokenSearchService,
-  TokensService,
-} from '@vault/application';
+import { ApplicationsService, Authenticator, CommandRunner, EventStore, FormulasService, keyShreddingProjection, PollingProjectionWaiter, ProjectionSet, ProjectionWaiter, Projector, TenantsService, TokenSearchService, TokensService } from '@vault/application';
 import {
   AesGcmTokenCrypto,
   apiKeys,
@@ -29,19 +12,28 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { EXPRESSION_ENGINE, ExpressionEngine, TOKEN_STREAM_PREFIX, FORMULA_CODE_CHECKER, FormulaCodeChecker, TOKEN_CRYPTO, TokenCrypto } from '@vault/domain';
-import { loadConfig, VAULT_CONFIG, VaultConfig } from './config';
+import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto } from '@vault/domain';
+import { loadConfig, VaultConfig } from './config';
 import { openEventStore } from './event-store';
-import { JsonLogger, LOGGER } from './json-logger';
-import { allProjections, openReadModels, READ_MODELS, ReadModels } from './read-models';
+import { JsonLogger } from './json-logger';
+import { allProjections, openReadModels, ReadModels } from './read-models';
+import {
+  EVENT_STORE,
+  EXPRESSION_ENGINE,
+  FORMULA_CODE_CHECKER,
+  KEY_SHREDDER,
+  KEY_STORE_HANDLE,
+  LOGGER,
+  PROJECTION_WAITER,
+  PROJECTOR,
+  PROJECTOR_MODE,
+  READ_MODELS,
+  TOKEN_CRYPTO,
+  VAULT_CONFIG,
+} from './di-tokens';
 
 /** inline: this process runs the projector (embedded default). external: another process does (apps/projector). none: the CLI. */
 export type ProjectorMode = 'inline' | 'external' | 'none';
-export const PROJECTOR_MODE = Symbol('ProjectorMode');
-export const PROJECTOR = Symbol('Projector');
-export const PROJECTION_WAITER = Symbol('ProjectionWaiter');
-export const KEY_STORE_HANDLE = Symbol('KeyStoreHandle');
-export const KEY_SHREDDER = Symbol('KeyShredder');
 
 @Injectable()
 class Shutdown implements OnApplicationShutdown {
@@ -85,8 +77,6 @@ export class VaultCoreModule {
         },
         { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
         { provide: READ_MODELS, useFactory: () => openReadModels(config) },
-        { provide: TENANT_READ_MODEL, useFactory: (rm: ReadModels) => rm.tenants, inject: [READ_MODELS] },
-        { provide: APPLICATION_READ_MODEL, useFactory: (rm: ReadModels) => rm.applications, inject: [READ_MODELS] },
         {
           provide: PROJECTOR,
           inject: [EVENT_STORE, READ_MODELS, LOGGER],
@@ -202,8 +192,6 @@ export class VaultCoreModule {
         LOGGER,
         EVENT_STORE,
         READ_MODELS,
-        TENANT_READ_MODEL,
-        APPLICATION_READ_MODEL,
         PROJECTOR,
         KEY_SHREDDER,
         PROJECTION_WAITER,

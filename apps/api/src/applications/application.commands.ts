@@ -7,7 +7,6 @@ import {
   contextFor,
   Page,
   PageRequest,
-  Principal,
 } from '@vault/application';
 import type { ApplicationInput } from '@vault/domain';
 

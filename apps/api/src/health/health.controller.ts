@@ -2,8 +2,8 @@
 // models lag the log by at most READY_LIMITS: events counted by the event store, seconds by the oldest pending event).
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { EVENT_STORE, EventStore, encodePosition, measureLag, ProjectionLag, Projector, readinessOf } from '@vault/application';
-import { PROJECTOR, READ_MODELS, ReadModels } from '@vault/nest';
+import { EventStore, encodePosition, measureLag, ProjectionLag, Projector, readinessOf } from '@vault/application';
+import { EVENT_STORE, PROJECTOR, READ_MODELS, ReadModels } from '@vault/nest';
 import { Public } from '../http/access.decorators';
 
 @Controller('health')

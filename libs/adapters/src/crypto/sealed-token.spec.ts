@@ -48,7 +48,7 @@ const create = async (body: unknown): Promise<TokenCreated> => {
     fingerprint: crypto.fingerprint(TENANT, draft.type, prepared.fingerprint_input),
     search_hashes: prepared.search_values.map((value) => crypto.searchHash(TENANT, value)),
   };
-  const content = tokenContent(draft, prepared, sealed);
+  const content = tokenContent(draft, sealed);
   const [event] = decideToken({ type: 'CreateToken', data: { id: TOKEN_ID, content } }, initialTokenState(), ctx);
   return event as TokenCreated;
 };

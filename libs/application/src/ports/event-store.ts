@@ -146,7 +146,5 @@ export class EventStoreAccessDeniedError extends Error {
   }
 }
 
-export const EVENT_STORE = Symbol('EventStore');
-
 /** Every stream the vault writes starts with one of these; adapters ignore anything else in the log (e.g. `$` system streams). */
 export const VAULT_STREAM_PREFIXES = ['tenant-', 'application-', 'formula-', 'token-'] as const;

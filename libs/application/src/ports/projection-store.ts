@@ -40,8 +40,6 @@ export class ReadModelGenerationChanged extends Error {
   }
 }
 
-export const PROJECTION_STORE = Symbol('ProjectionStore');
-
 /** A fresh, empty store for a rebuild, and the switch that makes it the live one. */
 export interface RebuildTarget {
   store: ProjectionStore;
@@ -55,5 +53,3 @@ export interface RebuildableReadModel {
   describe(): string;
   createRebuildTarget(): Promise<RebuildTarget>;
 }
-
-export const REBUILDABLE_READ_MODEL = Symbol('RebuildableReadModel');

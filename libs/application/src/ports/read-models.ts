@@ -51,9 +51,6 @@ export interface ApplicationReadModel {
   list(tenantId: string, page: PageRequest): Promise<Page<ApplicationDocument>>;
 }
 
-export const TENANT_READ_MODEL = Symbol('TenantReadModel');
-export const APPLICATION_READ_MODEL = Symbol('ApplicationReadModel');
-
 /** A formula as the read model keeps it: official formulas have tenant_id null and are visible to every tenant. */
 export type FormulaDocument = ReactorFormula;
 
@@ -73,8 +70,6 @@ export interface FormulaReadModel {
   /** Official formulas plus the tenant's private ones, ordered by name (case-insensitive) then id, with the exact total. */
   list(tenantId: string, query: FormulaListQuery): Promise<Page<FormulaDocument>>;
 }
-
-export const FORMULA_READ_MODEL = Symbol('FormulaReadModel');
 
 /** The name filter as a predicate over lower-cased names: the reference semantics every adapter must match. */
 export function formulaNameMatcher(filter: string | null): (name: string) => boolean {

@@ -15,7 +15,3 @@ export interface ApiKeys {
   /** The only form in which a key is ever stored. */
   hash(key: string): string;
 }
-
-export const CLOCK = Symbol('Clock');
-export const ID_GENERATOR = Symbol('IdGenerator');
-export const API_KEYS = Symbol('ApiKeys');

@@ -29,5 +29,3 @@ export interface TokenSearchIndex {
   /** Ids (with tenants) of tokens whose expires_at is at or before `now`, oldest first, for the expiry sweep. */
   expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>>;
 }
-
-export const TOKEN_SEARCH_INDEX = Symbol('TokenSearchIndex');

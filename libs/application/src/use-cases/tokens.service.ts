@@ -188,7 +188,7 @@ export class TokensService {
     const encrypted = await this.crypto.encrypt(tenantId, id, prepared.plaintext);
     const masked = prepared.masked === null ? null : await this.crypto.encrypt(tenantId, id, prepared.masked, 'mask');
     const search_hashes = [...new Set(prepared.search_values.map((value) => this.crypto.searchHash(tenantId, value)))];
-    return tokenContent(draft, prepared, { encrypted, masked, fingerprint, search_hashes });
+    return tokenContent(draft, { encrypted, masked, fingerprint, search_hashes });
   }
 }
 

@@ -8,8 +8,6 @@ export interface FormulaCodeChecker {
   check(code: string): Promise<CodeCheckResult>;
 }
 
-export const FORMULA_CODE_CHECKER = Symbol('FormulaCodeChecker');
-
 /** Throws DomainError 'unprocessable' (422) with `errors.code = [reason]` when the checker rejects the code. */
 export const assertCodeCompiles = async (checker: FormulaCodeChecker, code: string): Promise<void> => {
   const result = await checker.check(code);

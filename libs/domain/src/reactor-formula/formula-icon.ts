@@ -1,5 +1,5 @@
 // The icon rule: a base64 data URL whose bytes really are the PNG or JPEG image it claims to be, at most 1 MiB.
-import { base64DecodedLength, decodeBase64 } from './base64';
+import { base64DecodedLength, decodeBase64 } from '../shared/base64';
 
 export const MAX_ICON_BYTES = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 // The file format of a shipped official formula (formulas/official/*.json): a formula body plus its fixed id and status.
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { isUuid } from '../shared/uuid';
-import { isJsonObject, jsonTypeOf, readEnum } from './json-shape';
+import { isJsonObject, jsonTypeOf, readEnum } from '../shared/json-shape';
 import { readFormulaInput } from './reactor-formula.validate';
 import { FORMULA_STATUSES, type FormulaStatus, type ValidFormulaInput } from './reactor-formula.types';
 import type { ImportOfficialFormula } from './reactor-formula.decide';

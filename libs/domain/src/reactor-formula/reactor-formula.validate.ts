@@ -11,7 +11,7 @@ import {
   readRequiredString,
   rejectUnknownProperties,
   type JsonObject,
-} from './json-shape';
+} from '../shared/json-shape';
 import {
   FORMULA_TYPES,
   FORMULA_VALUE_TYPES,

@@ -2,7 +2,7 @@
 // its transform leaves of the token's data in a response.
 import { FieldErrorCollector } from '../shared/errors';
 import { isTokenPermission } from '../permissions/permission-catalogue';
-import { isJsonObject, jsonTypeOf, rejectUnknownProperties } from '../reactor-formula/json-shape';
+import { isJsonObject, jsonTypeOf, rejectUnknownProperties } from '../shared/json-shape';
 import { CONTAINER_PATTERN } from './token-fields.validate';
 import { parseTokenData } from './token-prepare';
 import type { JsonValue, TokenType } from './token-types';
@@ -62,7 +62,6 @@ export const effectiveRules = (application: {
   const permissions = application.permissions.filter(isTokenPermission);
   return permissions.length === 0 ? [] : [{ priority: 1, container: '/', transform: 'mask', permissions }];
 };
-
 
 /**
  * The response's `data` under `rule`; undefined means the property is absent. `reveal` gives the plaintext (parsed

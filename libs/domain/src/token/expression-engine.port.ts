@@ -14,5 +14,3 @@ export interface ExpressionEngine {
    */
   evaluate(expression: string, data: unknown): string;
 }
-
-export const EXPRESSION_ENGINE = Symbol('ExpressionEngine');

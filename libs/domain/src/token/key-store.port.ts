@@ -15,5 +15,3 @@ export interface KeyStore {
   /** Removes the key for good (overwritten on disk where the adapter can). A missing key is not an error. */
   destroy(tenantId: string, tokenId: string): Promise<void>;
 }
-
-export const KEY_STORE = Symbol('KeyStore');

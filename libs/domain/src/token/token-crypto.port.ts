@@ -34,8 +34,6 @@ export interface TokenCrypto {
   searchHash(tenantId: string, normalizedValue: string): string;
 }
 
-export const TOKEN_CRYPTO = Symbol('TokenCrypto');
-
 /** The data key of a token is gone (the token was deleted) or does not open this envelope. Names no data or key. */
 export class DataKeyUnavailableError extends Error {
   constructor(readonly tokenId: string, reason: string) {

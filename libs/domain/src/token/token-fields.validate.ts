@@ -2,7 +2,7 @@
 // returns undefined when it reported something. No message quotes a value of the body; field paths may hold its keys.
 import type { FieldErrorCollector } from '../shared/errors';
 import { isUuid } from '../shared/uuid';
-import { codePointLength, isJsonObject, jsonTypeOf } from '../reactor-formula/json-shape';
+import { codePointLength, isJsonObject, jsonTypeOf } from '../shared/json-shape';
 import type { ExpressionEngine } from './expression-engine.port';
 
 export const MAX_CONTAINERS = 10;

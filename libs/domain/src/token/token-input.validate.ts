@@ -1,6 +1,6 @@
 // Validation of a token create body and a merge-patch body (API.md "Tokens"): every violation at once, by field path.
 import { FieldErrorCollector, validationError } from '../shared/errors';
-import { isJsonObject, jsonTypeOf, rejectUnknownProperties, type JsonObject } from '../reactor-formula/json-shape';
+import { isJsonObject, jsonTypeOf, rejectUnknownProperties, type JsonObject } from '../shared/json-shape';
 import type { ExpressionEngine } from './expression-engine.port';
 import {
   mergeMetadata,

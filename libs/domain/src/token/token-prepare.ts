@@ -134,7 +134,7 @@ export const prepareToken = (draft: TokenDraft, engine: ExpressionEngine): Prepa
 };
 
 /** The content of a CreateToken (whole) or UpdateToken (without `type`) command. */
-export const tokenContent = (draft: TokenDraft, prepared: PreparedToken, sealed: SealedToken): TokenContent => ({
+export const tokenContent = (draft: TokenDraft, sealed: SealedToken): TokenContent => ({
   type: draft.type,
   encrypted: sealed.encrypted,
   fingerprint: sealed.fingerprint,

@@ -1,5 +1,5 @@
 // Small readers for untyped JSON request bodies that report a precise message per field into a collector.
-import type { FieldErrorCollector } from '../shared/errors';
+import type { FieldErrorCollector } from './errors';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -1,0 +1,27 @@
+// Every Nest injection token, in one place. The ports they stand for are owned by libs/domain and libs/application
+// (interfaces there); only the wiring in this library and the apps needs a runtime token to inject them by.
+
+/** The event log (port: EventStore in libs/application). */
+export const EVENT_STORE = Symbol('EventStore');
+/** Encryption, fingerprints and search hashes (port: TokenCrypto in libs/domain). */
+export const TOKEN_CRYPTO = Symbol('TokenCrypto');
+/** Evaluates mask, search-index and fingerprint expressions (port: ExpressionEngine in libs/domain). */
+export const EXPRESSION_ENGINE = Symbol('ExpressionEngine');
+/** Compiles reactor formula code in the sandbox (port: FormulaCodeChecker in libs/domain). */
+export const FORMULA_CODE_CHECKER = Symbol('FormulaCodeChecker');
+/** The read models behind their ports (ReadModels in read-models.ts). */
+export const READ_MODELS = Symbol('ReadModels');
+/** The validated configuration (VaultConfig). */
+export const VAULT_CONFIG = Symbol('VaultConfig');
+/** The structured logger. */
+export const LOGGER = Symbol('Logger');
+/** Where this process's projector runs: 'inline', 'external' or 'none'. */
+export const PROJECTOR_MODE = Symbol('ProjectorMode');
+/** This process's read-model projector, or null when another process runs it. */
+export const PROJECTOR = Symbol('Projector');
+/** What a write waits on before it answers (the projector, a poller of its checkpoint, or nothing). */
+export const PROJECTION_WAITER = Symbol('ProjectionWaiter');
+/** The SQLite key store that holds the data keys. */
+export const KEY_STORE_HANDLE = Symbol('KeyStoreHandle');
+/** The key shredder (a projector over TokenDeleted), or null outside the API. */
+export const KEY_SHREDDER = Symbol('KeyShredder');
