@@ -3,8 +3,8 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { TenantsService } from '@vault/application';
-import { JsonLogger, LOGGER, VaultConfig } from '@vault/nest';
+import { BootstrapTenantCommand } from '@vault/application';
+import { JsonLogger, LOGGER, VaultBus, VaultConfig } from '@vault/nest';
 import { appModule } from './app.module';
 import { jsonBodies } from './http/body-parsing';
 import { requestContext } from './http/request-context.middleware';
@@ -32,6 +32,6 @@ async function bootstrapTenant(app: INestApplication, config: VaultConfig, logge
     logger.info('no VAULT_BOOTSTRAP_KEY; create a tenant with: npm run vault -- tenant create --name <name>');
     return;
   }
-  const created = await app.get(TenantsService).bootstrap(config.bootstrapKey, 'bootstrap');
+  const created = await app.get(VaultBus).execute(new BootstrapTenantCommand(config.bootstrapKey, 'bootstrap'));
   if (created) logger.info('bootstrap created tenant "default" with VAULT_BOOTSTRAP_KEY as its management key', { tenant_id: created.tenant_id });
 }
