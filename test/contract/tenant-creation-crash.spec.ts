@@ -19,7 +19,6 @@ import {
 import {
   ApiKeys,
   AppendResult,
-  ApplicationsService,
   applicationsProjection,
   Authenticator,
   BOOTSTRAP_TENANT_ID,
@@ -29,10 +28,13 @@ import {
   ExpectedRevision,
   ProjectionSet,
   Projector,
-  TenantsService,
+  BootstrapTenantCommand,
+  BootstrapTenantHandler,
+  CreateTenantCommand,
+  CreateTenantHandler,
   tenantsProjection,
 } from '@vault/application';
-import { DomainError, MANAGEMENT_PERMISSIONS } from '@vault/domain';
+import { Actor, DomainError, MANAGEMENT_PERMISSIONS } from '@vault/domain';
 
 class CrashingEventStore implements EventStore {
   private allowed = Number.POSITIVE_INFINITY;
@@ -72,7 +74,7 @@ describe('tenant creation interrupted between its two appends', () => {
   /** Every key the services generated, including those of a creation that crashed before returning it. */
   let generated: string[];
 
-  /** The services of one run of the CLI or of one API start-up, over the shared store and read model. */
+  /** The handlers of one run of the CLI or of one API start-up, over the shared store and read model. */
   const start = (events: EventStore = store, readModel: SqliteReadModel = model) => {
     const recordingKeys: ApiKeys = {
       generate: (type) => {
@@ -83,8 +85,12 @@ describe('tenant creation interrupted between its two appends', () => {
       hash: apiKeys.hash,
     };
     const runner = new CommandRunner(events, projector, { maxAttempts: 5, writeWaitMs: 2000 });
-    const applications = new ApplicationsService(runner, new SqliteApplicationReadModel(readModel), uuidGenerator, recordingKeys);
-    return new TenantsService(runner, events, applications, new SqliteTenantReadModel(readModel), uuidGenerator, systemClock);
+    const create = new CreateTenantHandler(runner, uuidGenerator, recordingKeys, systemClock);
+    const bootstrap = new BootstrapTenantHandler(runner, events, new SqliteTenantReadModel(readModel), recordingKeys, systemClock);
+    return {
+      create: (name: string, actor: Actor, correlationId: string) => create.execute(new CreateTenantCommand(name, actor, correlationId)),
+      bootstrap: (key: string, correlationId: string) => bootstrap.execute(new BootstrapTenantCommand(key, correlationId)),
+    };
   };
   const crashing = (afterAppends: number) => {
     const events = new CrashingEventStore(store);

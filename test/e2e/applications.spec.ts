@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
 
 describe('applications', () => {
   let test: TestApp;
@@ -134,8 +134,7 @@ describe('applications', () => {
   });
 
   it('keeps tenants apart: another tenant’s application is a 404', async () => {
-    const tenants = test.app.get((await import('@vault/application')).TenantsService);
-    const other = await tenants.create('other', { type: 'operator', id: 'test' }, 'corr');
+    const other = await createTenant(test, 'other');
     const mine = await createApplication(test, { name: 'mine', type: 'public', permissions: ['token:create'] });
     expect((await as(other.management_key).get(`/applications/${mine.id}`)).status).toBe(404);
     expect((await as(other.management_key).delete(`/applications/${mine.id}`)).status).toBe(404);

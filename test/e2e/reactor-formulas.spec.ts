@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FormulasService, TenantsService } from '@vault/application';
-import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+import { ImportOfficialFormulaCommand } from '@vault/application';
+import { VaultBus } from '@vault/nest';
+import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
 
 const PNG = 'data:image/png;base64,' + readFileSync(join(__dirname, '../../formulas/official/mask-email.json'), 'utf8').match(/base64,([^"]+)/)![1];
 
@@ -33,11 +34,11 @@ describe('reactor formulas', () => {
 
   beforeAll(async () => {
     test = await startTestApp();
-    otherKey = (await test.app.get(TenantsService).create('other', { type: 'operator', id: 'test' }, 'c')).management_key;
-    const importer = test.app.get(FormulasService);
+    otherKey = (await createTenant(test, 'other', { type: 'operator', id: 'test' }, 'c')).management_key;
+    const bus = test.app.get(VaultBus);
     for (const file of ['mask-email.json', 'tokenize-payload.json']) {
       const parsed = JSON.parse(readFileSync(join(__dirname, '../../formulas/official', file), 'utf8'));
-      await importer.importOfficial({ tenantId: null, actor: { type: 'operator', id: 'cli' }, now: new Date(), correlationId: 'import' }, parsed);
+      await bus.execute(new ImportOfficialFormulaCommand(parsed, { type: 'operator', id: 'cli' }, 'import'));
     }
   });
   afterAll(() => test.close());

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TenantsService } from '@vault/application';
-import { createApplication, startTestApp, TestApp } from '../support/test-app';
+import { createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
 
 describe('tokens', () => {
   let test: TestApp;
@@ -112,7 +111,7 @@ describe('tokens', () => {
   });
 
   it('keeps tenants apart: another tenant cannot read, update, delete or find a token', async () => {
-    const other = (await test.app.get(TenantsService).create('other', { type: 'operator', id: 't' }, 'c')).management_key;
+    const other = (await createTenant(test, 'other', { type: 'operator', id: 't' }, 'c')).management_key;
     const otherApp = (await createApplication(test, { name: 'other-private', type: 'private', permissions: ALL }, other)).key;
     const mine = await as(writer).post('/tokens', { type: 'token', data: 'secret', search_indexes: ['{{ data }}'] });
     const id = mine.body.id;

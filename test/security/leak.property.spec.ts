@@ -31,8 +31,7 @@
 // invariant alone catches). The run prints the number of generated cases and commands, the requests they made and the
 // time taken.
 import fc from 'fast-check';
-import { TenantsService } from '@vault/application';
-import { createApplication, startTestApp, TestApp } from '../support/test-app';
+import { createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
 import { appsArb } from './leak/arbitraries';
 import { commandsArb, initialTokensArb, seedTokens } from './leak/commands';
 import { stats, World } from './leak/world';
@@ -55,7 +54,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
   afterAll(() => test.close());
 
   const newTenant = async () => {
-    const tenant = await test.app.get(TenantsService).create(`repro-${Date.now()}`, { type: 'operator', id: 'leak-repro' }, 'leak-repro');
+    const tenant = await createTenant(test, `repro-${Date.now()}`, { type: 'operator', id: 'leak-repro' }, 'leak-repro');
     return tenant.management_key;
   };
   const app = async (mgmt: string, name: string, body: Record<string, unknown>) =>

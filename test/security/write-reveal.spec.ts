@@ -1,7 +1,6 @@
 // API.md "What a write may reveal": the attacks of issue 8 against the write paths, each through the HTTP API.
 import { randomUUID } from 'node:crypto';
-import { TenantsService } from '@vault/application';
-import { createApplication, startTestApp, TestApp } from '../support/test-app';
+import { createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
 
 const ALL = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search'];
 
@@ -194,7 +193,7 @@ describe('what a write may reveal', () => {
   describe('token ids are scoped to the tenant', () => {
     it('an id taken in another tenant is as free as an unused one, and the two tokens stay apart', async () => {
       const mine = await as(full).post('/tokens', { type: 'token', data: 'tenant-a secret' });
-      const other = (await test.app.get(TenantsService).create('b', { type: 'operator', id: 'op' }, 'c')).management_key;
+      const other = (await createTenant(test, 'b', { type: 'operator', id: 'op' }, 'c')).management_key;
       const theirKey = (
         await createApplication(test, { name: 'b-full', type: 'private', permissions: ALL, rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }] }, other)
       ).key;

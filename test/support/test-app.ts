@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { loadConfig, VaultConfig } from '@vault/nest';
+import { CreatedTenant, CreateTenantCommand } from '@vault/application';
+import type { Actor } from '@vault/domain';
+import { loadConfig, VaultBus, VaultConfig } from '@vault/nest';
 import { createApp } from '../../apps/api/src/create-app';
 
 export const BOOTSTRAP_KEY = 'test-bootstrap-key-0123456789-abcdefghijkl';
@@ -57,4 +59,14 @@ export async function createApplication(
   const response = await test.http().post('/applications').set('SVC-API-KEY', key).send(body);
   if (response.status !== 201) throw new Error(`create application: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
+}
+
+/** Creates a tenant as the operator's `vault tenant create` does (the same command, through the bus); returns its management key. */
+export async function createTenant(
+  test: TestApp,
+  name: string,
+  actor: Actor = { type: 'operator', id: 'test' },
+  correlationId = 'test',
+): Promise<CreatedTenant> {
+  return test.app.get(VaultBus).execute(new CreateTenantCommand(name, actor, correlationId));
 }

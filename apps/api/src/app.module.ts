@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import { VaultConfig, VaultCoreModule } from '@vault/nest';
-import { applicationHandlers } from './applications/application.commands';
 import { ApplicationsController } from './applications/applications.controller';
 import { HealthController } from './health/health.controller';
 import { AccessGuard } from './http/access.guard';
@@ -11,19 +9,14 @@ import { ProjectionPendingInterceptor } from './http/projection-pending.intercep
 import { vaultValidationPipe } from './http/validation.pipe';
 import { PermissionsController } from './permissions/permissions.controller';
 import { ExpirySweeper } from './tokens/expiry-sweeper';
-import { tokenHandlers } from './tokens/token.commands';
 import { TokensController } from './tokens/tokens.controller';
-import { reactorFormulaHandlers } from './reactor-formulas/reactor-formula.commands';
 import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.controller';
 
 export function appModule(config: VaultConfig) {
   @Module({
-    imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), CqrsModule.forRoot()],
+    imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true })],
     controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, HealthController],
     providers: [
-      ...applicationHandlers,
-      ...reactorFormulaHandlers,
-      ...tokenHandlers,
       ExpirySweeper,
       { provide: APP_GUARD, useClass: AccessGuard },
       { provide: APP_FILTER, useClass: ProblemFilter },

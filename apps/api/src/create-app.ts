@@ -23,6 +23,8 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
   app.use(requestContext(app.get<JsonLogger>(LOGGER)));
   app.use(jsonBodies);
   SwaggerModule.setup('docs', app, openApiDocument(), { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
+  // Initialised here, not by listen(): the bootstrap goes through the command bus, whose handlers register on init.
+  await app.init();
   await bootstrapTenant(app, config, logger);
   return app;
 }

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CqrsModule } from '@nestjs/cqrs';
 import { loadConfig, VaultCoreModule } from '@vault/nest';
-import { CreateTenantHandler } from './commands/tenant.commands';
 
-/** The CLI appends events but runs no projector: a running API (or apps/projector) applies them within a second. */
+/**
+ * The CLI appends events but runs no projector: a running API (or apps/projector) applies them within a second. Its
+ * commands go through the same bus and handlers as the API's (VaultCoreModule registers them).
+ */
 @Module({
-  imports: [VaultCoreModule.forRoot({ projector: 'none', config: loadConfig(), logTo: 'stderr' }), CqrsModule.forRoot()],
-  providers: [CreateTenantHandler],
+  imports: [VaultCoreModule.forRoot({ projector: 'none', config: loadConfig(), logTo: 'stderr' })],
 })
 export class CliModule {}

@@ -3,13 +3,11 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CommandBus } from '@nestjs/cqrs';
-import { EventStore, FormulasService, rebuildReadModel } from '@vault/application';
-import { ConfigError, EVENT_STORE, READ_MODELS, ReadModels, allProjections } from '@vault/nest';
+import { CreateTenantCommand, EventStore, ImportOfficialFormulaCommand, rebuildReadModel } from '@vault/application';
+import { ConfigError, EVENT_STORE, READ_MODELS, ReadModels, allProjections, VaultBus } from '@vault/nest';
 import { parseArgs, ParsedArgs, UsageError } from './cli-args';
 import { CliModule } from './cli.module';
 import { importFormulas } from './commands/formulas-import';
-import { CreateTenantCommand } from './commands/tenant.commands';
 import { formatProgress } from './progress';
 
 const HELP = `Usage: npm run vault -- <command> [options]
@@ -73,14 +71,20 @@ async function main(argv: string[]): Promise<number> {
 async function createTenant(app: INestApplicationContext, args: ParsedArgs): Promise<void> {
   const name = args.options.name;
   if (typeof name !== 'string' || name.trim() === '') throw new UsageError('tenant create needs --name <name>.');
-  const created = await app.get(CommandBus).execute(new CreateTenantCommand(name, randomUUID()));
+  const created = await app.get(VaultBus).execute(new CreateTenantCommand(name, OPERATOR, randomUUID()));
   process.stdout.write(JSON.stringify(created) + '\n');
 }
 
 async function importOfficialFormulas(app: INestApplicationContext, args: ParsedArgs): Promise<number> {
   const path = args.positionals[2];
   if (!path) throw new UsageError('formulas import needs a file or directory.');
-  const report = await importFormulas(app.get(FormulasService), path, (line) => process.stderr.write(line + '\n'));
+  const bus = app.get(VaultBus);
+  const correlationId = randomUUID();
+  const report = await importFormulas(
+    (file) => bus.execute(new ImportOfficialFormulaCommand(file, OPERATOR, correlationId)),
+    path,
+    (line) => process.stderr.write(line + '\n'),
+  );
   process.stdout.write(JSON.stringify(report) + '\n');
   return report.failed.length > 0 ? 1 : 0;
 }
@@ -95,6 +99,9 @@ async function rebuild(app: INestApplicationContext): Promise<void> {
     JSON.stringify({ events: result.events, seconds: round(result.seconds), events_per_second: Math.round(result.eventsPerSecond) }) + '\n',
   );
 }
+
+/** Who the event log records for the operator's commands. */
+const OPERATOR = { type: 'operator', id: 'cli' } as const;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 

@@ -1,4 +1,5 @@
 export * from './shared/events';
+export * from './shared/decider';
 export * from './shared/errors';
 export * from './permissions/permission-catalogue';
 export * from './tenant/tenant';

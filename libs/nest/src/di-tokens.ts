@@ -25,3 +25,5 @@ export const PROJECTION_WAITER = Symbol('ProjectionWaiter');
 export const KEY_STORE_HANDLE = Symbol('KeyStoreHandle');
 /** The key shredder (a projector over TokenDeleted), or null outside the API. */
 export const KEY_SHREDDER = Symbol('KeyShredder');
+/** The ports the use-case handlers are built from (UseCasePorts in use-cases.ts). */
+export const USE_CASE_PORTS = Symbol('UseCasePorts');

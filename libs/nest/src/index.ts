@@ -4,3 +4,4 @@ export * from './json-logger';
 export * from './read-models';
 export * from './event-store';
 export * from './vault-core.module';
+export * from './use-cases';

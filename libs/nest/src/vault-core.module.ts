@@ -1,6 +1,16 @@
 // Wires ports to adapters for every app (API, projector, CLI): the event store, read models, projector and use cases.
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ApplicationsService, Authenticator, CommandRunner, EventStore, FormulasService, keyShreddingProjection, PollingProjectionWaiter, ProjectionSet, ProjectionWaiter, Projector, TenantsService, TokenSearchService, TokensService } from '@vault/application';
+import { CqrsModule } from '@nestjs/cqrs';
+import {
+  Authenticator,
+  CommandRunner,
+  EventStore,
+  keyShreddingProjection,
+  PollingProjectionWaiter,
+  ProjectionSet,
+  ProjectionWaiter,
+  Projector,
+} from '@vault/application';
 import {
   AesGcmTokenCrypto,
   apiKeys,
@@ -29,8 +39,10 @@ import {
   PROJECTOR_MODE,
   READ_MODELS,
   TOKEN_CRYPTO,
+  USE_CASE_PORTS,
   VAULT_CONFIG,
 } from './di-tokens';
+import { useCaseProviders, UseCasePorts, VaultBus } from './use-cases';
 
 /** inline: this process runs the projector (embedded default). external: another process does (apps/projector). none: the CLI. */
 export type ProjectorMode = 'inline' | 'external' | 'none';
@@ -67,6 +79,8 @@ export class VaultCoreModule {
     const config = options.config ?? loadConfig();
     return {
       module: VaultCoreModule,
+      // The command and query buses every app dispatches through (VaultBus); the handlers are registered below.
+      imports: [CqrsModule.forRoot()],
       providers: [
         { provide: VAULT_CONFIG, useValue: config },
         { provide: PROJECTOR_MODE, useValue: options.projector },
@@ -105,17 +119,6 @@ export class VaultCoreModule {
           inject: [EVENT_STORE, PROJECTION_WAITER],
           useFactory: (events: EventStore, waiter: ProjectionWaiter) =>
             new CommandRunner(events, waiter, { maxAttempts: 5, writeWaitMs: config.writeWaitMs }),
-        },
-        {
-          provide: ApplicationsService,
-          inject: [CommandRunner, READ_MODELS],
-          useFactory: (runner: CommandRunner, rm: ReadModels) => new ApplicationsService(runner, rm.applications, uuidGenerator, apiKeys),
-        },
-        {
-          provide: TenantsService,
-          inject: [CommandRunner, EVENT_STORE, ApplicationsService, READ_MODELS],
-          useFactory: (runner: CommandRunner, events: EventStore, apps: ApplicationsService, rm: ReadModels) =>
-            new TenantsService(runner, events, apps, rm.tenants, uuidGenerator, systemClock),
         },
         { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
         // Data keys live apart from the event log so that destroying one shreds every copy of a token's data.
@@ -159,26 +162,32 @@ export class VaultCoreModule {
           },
         },
         {
-          provide: TokensService,
-          inject: [CommandRunner, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE, KEY_SHREDDER],
-          useFactory: (runner: CommandRunner, rm: ReadModels, crypto: TokenCrypto, engine: ExpressionEngine, shredder: Projector | null) =>
-            new TokensService(runner, rm.tokens, crypto, engine, uuidGenerator, {
-              // Without a shredder in this process (CLI, projector), none of its commands deletes tokens.
-              waiter: shredder ?? { waitFor: async () => true },
-              timeoutMs: config.writeWaitMs,
-            }),
+          provide: USE_CASE_PORTS,
+          inject: [CommandRunner, EVENT_STORE, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE, FORMULA_CODE_CHECKER, KEY_SHREDDER],
+          useFactory: (
+            runner: CommandRunner,
+            events: EventStore,
+            readModels: ReadModels,
+            crypto: TokenCrypto,
+            engine: ExpressionEngine,
+            checker: FormulaCodeChecker,
+            shredder: Projector | null,
+          ): UseCasePorts => ({
+            runner,
+            events,
+            readModels,
+            crypto,
+            engine,
+            checker,
+            // Without a shredder in this process (CLI, projector), none of its commands deletes tokens.
+            shredding: { waiter: shredder ?? { waitFor: async () => true }, timeoutMs: config.writeWaitMs },
+            ids: uuidGenerator,
+            keys: apiKeys,
+            clock: systemClock,
+          }),
         },
-        {
-          provide: TokenSearchService,
-          inject: [READ_MODELS, TOKEN_CRYPTO],
-          useFactory: (rm: ReadModels, crypto: TokenCrypto) => new TokenSearchService(rm.tokens, crypto),
-        },
-        {
-          provide: FormulasService,
-          inject: [CommandRunner, READ_MODELS, FORMULA_CODE_CHECKER],
-          useFactory: (runner: CommandRunner, rm: ReadModels, checker: FormulaCodeChecker) =>
-            new FormulasService(runner, rm.formulas, checker, uuidGenerator),
-        },
+        ...useCaseProviders,
+        VaultBus,
         {
           provide: Authenticator,
           inject: [READ_MODELS],
@@ -196,11 +205,7 @@ export class VaultCoreModule {
         KEY_SHREDDER,
         PROJECTION_WAITER,
         CommandRunner,
-        ApplicationsService,
-        TenantsService,
-        FormulasService,
-        TokensService,
-        TokenSearchService,
+        VaultBus,
         TOKEN_CRYPTO,
         Authenticator,
       ],

@@ -2,8 +2,7 @@
 // goes through. Two auditor applications (reveal on /, and no rules = mask on /) read each written token back, so the
 // model tracks the API's actual data and evaluated mask; their own responses are not checked (they may see everything).
 import type { Test } from 'supertest';
-import { TenantsService } from '@vault/application';
-import { createApplication, TestApp } from '../../support/test-app';
+import { createApplication, TestApp, createTenant } from '../../support/test-app';
 import {
   accrue,
   AppModel,
@@ -93,7 +92,7 @@ export class World {
 
   static async create(test: TestApp, specs: readonly AppSpec[]): Promise<World> {
     const n = ++tenants;
-    const tenant = await test.app.get(TenantsService).create(`leak-${n}`, { type: 'operator', id: 'leak-property' }, `leak-${n}`);
+    const tenant = await createTenant(test, `leak-${n}`, { type: 'operator', id: 'leak-property' }, `leak-${n}`);
     const key = tenant.management_key;
     const apps: AppModel[] = [];
     for (const [index, spec] of specs.entries()) {

@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
 import { PageQuery, paginated } from '../http/pagination';
@@ -11,20 +10,18 @@ import {
   ListApplicationsQuery,
   RegenerateApplicationKeyCommand,
   UpdateApplicationCommand,
-} from './application.commands';
+} from '@vault/application';
+import { VaultBus } from '@vault/nest';
 import { ApplicationBody } from './application.dto';
 
 @Controller('applications')
 export class ApplicationsController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
+  constructor(private readonly bus: VaultBus) {}
 
   @Post()
   @RequirePermission('application:create')
   create(@CurrentCaller() caller: Caller, @Body() body: ApplicationBody) {
-    return this.commands.execute(new CreateApplicationCommand(caller, body));
+    return this.bus.execute(new CreateApplicationCommand(caller, body));
   }
 
   @Get()
@@ -32,33 +29,33 @@ export class ApplicationsController {
   async list(@CurrentCaller() caller: Caller, @Query(vaultQueryPipe()) query: PageQuery) {
     const page = query.page ?? 1;
     const size = query.size ?? 20;
-    const result = await this.queries.execute(new ListApplicationsQuery(caller.principal.tenantId, { page, size }));
+    const result = await this.bus.ask(new ListApplicationsQuery(caller, { page, size }));
     return paginated(result, page, size);
   }
 
   @Get(':id')
   @RequirePermission('application:read')
   get(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string) {
-    return this.queries.execute(new GetApplicationQuery(caller.principal.tenantId, id));
+    return this.bus.ask(new GetApplicationQuery(caller, id));
   }
 
   @Put(':id')
   @RequirePermission('application:update')
   update(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @Body() body: ApplicationBody) {
-    return this.commands.execute(new UpdateApplicationCommand(caller, id, body));
+    return this.bus.execute(new UpdateApplicationCommand(caller, id, body));
   }
 
   @Post(':id/regenerate')
   @HttpCode(200)
   @RequirePermission('application:update')
   regenerate(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string) {
-    return this.commands.execute(new RegenerateApplicationKeyCommand(caller, id));
+    return this.bus.execute(new RegenerateApplicationKeyCommand(caller, id));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('application:delete')
   async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
-    await this.commands.execute(new DeleteApplicationCommand(caller, id));
+    await this.bus.execute(new DeleteApplicationCommand(caller, id));
   }
 }

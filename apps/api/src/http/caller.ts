@@ -1,14 +1,10 @@
 // The authenticated caller of a request, for controllers, and the UUID check for path ids.
 import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
-import { currentRequestContext, Principal } from '@vault/application';
+import { Caller, currentRequestContext } from '@vault/application';
 import { isUuid, validationError } from '@vault/domain';
 import type { AuthenticatedRequest } from './access.guard';
 
-export interface Caller {
-  principal: Principal;
-  now: Date;
-  requestId: string;
-}
+export type { Caller };
 
 export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {
   const request = context.switchToHttp().getRequest<AuthenticatedRequest>();

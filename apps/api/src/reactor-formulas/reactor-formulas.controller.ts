@@ -1,6 +1,5 @@
 // The five reactor-formula endpoints, plus the misspelled singular update path SPEC.md's sample uses (a deprecated alias).
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Response } from 'express';
 import { RequirePermission } from '../http/access.decorators';
@@ -13,7 +12,8 @@ import {
   GetReactorFormulaQuery,
   ListReactorFormulasQuery,
   UpdateReactorFormulaCommand,
-} from './reactor-formula.commands';
+} from '@vault/application';
+import { VaultBus } from '@vault/nest';
 
 /** The type check sits closest to the property: decorators register bottom-up and the pipe stops at the first failure. */
 export class FormulaListParams extends PageQuery {
@@ -28,15 +28,12 @@ type FormulaBody = Record<string, unknown>;
 
 @Controller()
 export class ReactorFormulasController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
+  constructor(private readonly bus: VaultBus) {}
 
   @Post('reactor-formulas')
   @RequirePermission('reactor:create')
   create(@CurrentCaller() caller: Caller, @Body() body: FormulaBody) {
-    return this.commands.execute(new CreateReactorFormulaCommand(caller, body));
+    return this.bus.execute(new CreateReactorFormulaCommand(caller, body));
   }
 
   @Get('reactor-formulas')
@@ -45,20 +42,20 @@ export class ReactorFormulasController {
     const page = params.page ?? 1;
     const size = params.size ?? 20;
     const name = params.name === undefined || params.name === '' ? null : params.name;
-    const result = await this.queries.execute(new ListReactorFormulasQuery(caller.principal.tenantId, { name, page, size }));
+    const result = await this.bus.ask(new ListReactorFormulasQuery(caller, { name, page, size }));
     return paginated(result, page, size);
   }
 
   @Get('reactor-formulas/:id')
   @RequirePermission('reactor:read')
   get(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string) {
-    return this.queries.execute(new GetReactorFormulaQuery(caller.principal.tenantId, id));
+    return this.bus.ask(new GetReactorFormulaQuery(caller, id));
   }
 
   @Put('reactor-formulas/:id')
   @RequirePermission('reactor:update')
   update(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @Body() body: FormulaBody) {
-    return this.commands.execute(new UpdateReactorFormulaCommand(caller, id, body));
+    return this.bus.execute(new UpdateReactorFormulaCommand(caller, id, body));
   }
 
   @Put('reator-formula/:id')
@@ -71,13 +68,13 @@ export class ReactorFormulasController {
     @Res({ passthrough: true }) res: Response,
   ) {
     res.setHeader('Link', `</reactor-formulas/${id}>; rel="successor-version"`);
-    return this.commands.execute(new UpdateReactorFormulaCommand(caller, id, body));
+    return this.bus.execute(new UpdateReactorFormulaCommand(caller, id, body));
   }
 
   @Delete('reactor-formulas/:id')
   @HttpCode(204)
   @RequirePermission('reactor:delete')
   async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
-    await this.commands.execute(new DeleteReactorFormulaCommand(caller, id));
+    await this.bus.execute(new DeleteReactorFormulaCommand(caller, id));
   }
 }

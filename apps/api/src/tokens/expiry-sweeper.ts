@@ -1,9 +1,9 @@
 // Deletes expired tokens (API.md: "an expired token is deleted") and shreds their data keys. Reads and searches
 // already hide a token from its expires_at on; the sweep makes the deletion durable and the data unrecoverable.
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { TokensService } from '@vault/application';
+import { ExpireTokenCommand } from '@vault/application';
 import { DomainError } from '@vault/domain';
-import { JsonLogger, LOGGER, READ_MODELS, ReadModels, VAULT_CONFIG, VaultConfig } from '@vault/nest';
+import { JsonLogger, LOGGER, READ_MODELS, ReadModels, VAULT_CONFIG, VaultBus, VaultConfig } from '@vault/nest';
 
 const BATCH = 200;
 
@@ -16,7 +16,7 @@ export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(VAULT_CONFIG) private readonly config: VaultConfig,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(LOGGER) private readonly logger: JsonLogger,
-    private readonly tokens: TokensService,
+    private readonly bus: VaultBus,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -41,7 +41,7 @@ export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutd
       if (expired.length === 0) break;
       for (const { id, tenant_id } of expired) {
         try {
-          await this.tokens.expire({ tenantId: tenant_id, actor: { type: 'system', id: 'expiry-sweep' }, now, correlationId: `expiry-${id}` }, tenant_id, id);
+          await this.bus.execute(new ExpireTokenCommand(tenant_id, id, now));
           deleted++;
         } catch (error) {
           // Another instance got there first, or the token changed: the next pass sees the current state.

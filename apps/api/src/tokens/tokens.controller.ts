@@ -1,12 +1,12 @@
 // Tokens: create, read, merge-patch, delete, and the Lucene-style search.
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validator';
 import type { Response } from 'express';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
 import { MAX_PAGE, MAX_PAGE_SIZE, paginated } from '../http/pagination';
-import { CreateTokenCommand, DeleteTokenCommand, GetTokenQuery, SearchTokensQuery, UpdateTokenCommand } from './token.commands';
+import { CreateTokenCommand, DeleteTokenCommand, GetTokenQuery, SearchTokensQuery, UpdateTokenCommand } from '@vault/application';
+import { VaultBus } from '@vault/nest';
 
 /**
  * page 1..1,000,000,000 and size 1..100 as in PageQuery (apps/api/src/http/pagination.ts). Decorators register
@@ -37,15 +37,12 @@ type TokenBody = Record<string, unknown>;
 
 @Controller('tokens')
 export class TokensController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
-  ) {}
+  constructor(private readonly bus: VaultBus) {}
 
   @Post()
   @RequirePermission('token:create')
   async create(@CurrentCaller() caller: Caller, @Body() body: TokenBody, @Res({ passthrough: true }) res: Response) {
-    const { token, created } = await this.commands.execute(new CreateTokenCommand(caller, body));
+    const { token, created } = await this.bus.execute(new CreateTokenCommand(caller, body));
     res.status(created ? 201 : 200);
     return token;
   }
@@ -56,26 +53,26 @@ export class TokensController {
   async search(@CurrentCaller() caller: Caller, @Body() body: SearchTokensBody) {
     const page = body.page ?? 1;
     const size = body.size ?? 20;
-    const result = await this.queries.execute(new SearchTokensQuery(caller, { query: body.query ?? null, page, size }));
+    const result = await this.bus.ask(new SearchTokensQuery(caller, { query: body.query ?? null, page, size }));
     return paginated(result, page, size);
   }
 
   @Get(':id')
   @RequirePermission('token:read')
   get(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string) {
-    return this.queries.execute(new GetTokenQuery(caller, id));
+    return this.bus.ask(new GetTokenQuery(caller, id));
   }
 
   @Patch(':id')
   @RequirePermission('token:update')
   update(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @Body() patch: TokenBody) {
-    return this.commands.execute(new UpdateTokenCommand(caller, id, patch));
+    return this.bus.execute(new UpdateTokenCommand(caller, id, patch));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('token:delete')
   async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
-    await this.commands.execute(new DeleteTokenCommand(caller, id));
+    await this.bus.execute(new DeleteTokenCommand(caller, id));
   }
 }

@@ -1,8 +1,7 @@
 // `formulas import <file-or-dir>`: the operator's upsert of official reactor formulas from JSON files (one formula each).
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { FormulasService, ImportOutcome } from '@vault/application';
+import type { ImportOutcome } from '@vault/application';
 import { DomainError } from '@vault/domain';
 import { UsageError } from '../cli-args';
 
@@ -27,16 +26,17 @@ export function formulaFiles(path: string): string[] {
   return files;
 }
 
-export async function importFormulas(formulas: FormulasService, path: string, log: (line: string) => void): Promise<ImportReport> {
+/** Imports every formula file under `path` through `importOne` (the ImportOfficialFormulaCommand's handler, via the bus). */
+export async function importFormulas(
+  importOne: (file: unknown) => Promise<ImportOutcome>,
+  path: string,
+  log: (line: string) => void,
+): Promise<ImportReport> {
   const report: ImportReport = { imported: [], failed: [] };
-  const correlationId = randomUUID();
   for (const file of formulaFiles(path)) {
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      const outcome = await formulas.importOfficial(
-        { tenantId: null, actor: { type: 'operator', id: 'cli' }, now: new Date(), correlationId },
-        parsed,
-      );
+      const outcome = await importOne(parsed);
       report.imported.push({ ...outcome, file: basename(file) });
       log(`${basename(file)}: ${outcome.result} "${outcome.name}" (${outcome.id})`);
     } catch (error) {

@@ -1,18 +1,16 @@
 // Runs a command against one aggregate: read its stream, fold, decide, append at the read revision.
 // A lost race is retried from fresh state; only when retries run out does the caller see a 409.
-import { CommandContext, conflict, DomainEvent } from '@vault/domain';
+import { CommandContext, conflict, Decider, DomainEvent } from '@vault/domain';
 import { EventStore, LogPosition, WrongExpectedRevisionError } from '../ports/event-store';
 import type { ProjectionWaiter } from '../projections/projector';
 import { currentRequestContext } from '../request-context';
 
-export interface Aggregate<TState, TCommand, TEvent extends DomainEvent> {
-  evolve(state: TState | null, event: TEvent): TState | null;
-  decide(command: TCommand, state: TState | null, ctx: CommandContext): TEvent[];
-}
-
 export interface CommandOutcome<TState, TEvent> {
+  /** What the command recorded: [] when the decider found nothing to change. */
   events: TEvent[];
-  state: TState | null;
+  /** The aggregate's state after them. */
+  state: TState;
+  /** Where the last of them is in the log; null when nothing was recorded. */
   position: LogPosition | null;
 }
 
@@ -29,21 +27,22 @@ export class CommandRunner {
     private readonly options: CommandRunnerOptions,
   ) {}
 
+  /** Runs `command` (the domain's decider as it is) against the stream `streamId`. */
   async run<TState, TCommand, TEvent extends DomainEvent>(
-    aggregate: Aggregate<TState, TCommand, TEvent>,
+    decider: Decider<TCommand, TState, TEvent>,
     streamId: string,
     /** The command, or a function building it from the current state (re-run on every retry, so nothing is stale). */
-    command: TCommand | ((state: TState | null) => TCommand | Promise<TCommand>),
+    command: TCommand | ((state: TState) => TCommand | Promise<TCommand>),
     ctx: CommandContext,
   ): Promise<CommandOutcome<TState, TEvent>> {
     for (let attempt = 1; ; attempt++) {
       const history = await this.events.readStream(streamId);
-      let state: TState | null = null;
+      let state = decider.initialState();
       for (const recorded of history) {
-        state = aggregate.evolve(state, { type: recorded.type, data: recorded.data } as TEvent);
+        state = decider.evolve(state, { type: recorded.type, data: recorded.data } as TEvent);
       }
-      const current = typeof command === 'function' ? await (command as (s: TState | null) => TCommand | Promise<TCommand>)(state) : command;
-      const decided = aggregate.decide(current, state, ctx);
+      const current = typeof command === 'function' ? await (command as (s: TState) => TCommand | Promise<TCommand>)(state) : command;
+      const decided = decider.decide(current, state, ctx);
       if (decided.length === 0) return { events: [], state, position: null };
       const expected = history.length === 0 ? 'no_stream' : history[history.length - 1].revision;
       try {
@@ -61,7 +60,7 @@ export class CommandRunner {
           })),
           expected,
         );
-        for (const event of decided) state = aggregate.evolve(state, event);
+        for (const event of decided) state = decider.evolve(state, event);
         await this.awaitReadModels(result.position);
         return { events: decided, state, position: result.position };
       } catch (error) {

@@ -1,10 +1,11 @@
 // Decisions for applications: who may hold which permission, expiry, access rules, tenant scoping.
+import type { Decider } from '../shared/decider';
 import type { CommandContext } from '../shared/events';
 import { DomainError, FieldErrorCollector, notFound } from '../shared/errors';
 import { findPermission, isApplicationType, isTokenPermission } from '../permissions/permission-catalogue';
 import { validateAccessRules } from '../token/access-rules';
 import type { ApplicationEvent, ApplicationSettings } from './application.events';
-import type { ApplicationState } from './application.evolve';
+import { evolveApplication, type ApplicationState } from './application.evolve';
 import { requireGrantable, requireNoMorePowerful } from './application-grants';
 
 export { OPERATOR_PERMISSIONS, missingManagementPermissions } from './application-grants';
@@ -66,6 +67,13 @@ export function decideApplication(
       return [{ type: 'ApplicationDeleted', data: { id: state.id, tenant_id, deleted_by: actor, deleted_at: at } }];
   }
 }
+
+/** decide, evolve and the empty state together, as the command handlers and the given/when/then specs use them. */
+export const applicationDecider: Decider<ApplicationCommand, ApplicationState | null, ApplicationEvent> = {
+  decide: decideApplication,
+  evolve: evolveApplication,
+  initialState: () => null,
+};
 
 const ACTIONS = {
   UpdateApplication: 'update',

@@ -1,5 +1,6 @@
 // Who may write which formula, and what each write records. Pure: ids come from the command, time from the context.
 import { conflict, forbidden, notFound, validationError } from '../shared/errors';
+import type { Decider } from '../shared/decider';
 import type { CommandContext } from '../shared/events';
 import type { ReactorFormulaEvent } from './reactor-formula.events';
 import { evolveReactorFormula } from './reactor-formula.evolve';
@@ -175,8 +176,8 @@ const sameSetting = (a: ConfigurationElement, b: ConfigurationElement): boolean 
 const sameParameter = (a: RequestParameterElement, b: RequestParameterElement): boolean =>
   sameSetting(a, b) && a.optional === b.optional;
 
-/** decide, evolve and the empty state together, as the command handler and the given/when/then specs use them. */
-export const reactorFormulaDecider = {
+/** decide, evolve and the empty state together, as the command handlers and the given/when/then specs use them. */
+export const reactorFormulaDecider: Decider<ReactorFormulaCommand, ReactorFormulaState, ReactorFormulaEvent> = {
   decide: decideReactorFormula,
   evolve: evolveReactorFormula,
   initialState: initialReactorFormulaState,

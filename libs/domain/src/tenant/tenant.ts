@@ -1,5 +1,6 @@
 // A tenant: the boundary of every resource. Created by the operator (CLI) or the development bootstrap.
 import { eventTypesOf, type CommandContext, type DomainEvent } from '../shared/events';
+import type { Decider } from '../shared/decider';
 import { DomainError, FieldErrorCollector } from '../shared/errors';
 
 export const tenantStream = (id: string) => `tenant-${id}`;
@@ -42,3 +43,10 @@ export function decideTenant(command: TenantCommand, state: TenantState | null, 
     },
   ];
 }
+
+/** decide, evolve and the empty state together, as the command handlers and the given/when/then specs use them. */
+export const tenantDecider: Decider<TenantCommand, TenantState | null, TenantEvent> = {
+  decide: decideTenant,
+  evolve: evolveTenant,
+  initialState: () => null,
+};

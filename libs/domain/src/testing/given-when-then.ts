@@ -1,5 +1,6 @@
 // given(events).when(command).then(events | error): a test reads as the rule it checks, for any decider.
 import { DomainError, type DomainErrorKind, type FieldErrors } from '../shared/errors';
+import type { Decider } from '../shared/decider';
 import type { CommandContext } from '../shared/events';
 
 /**
@@ -21,11 +22,7 @@ const expectFromRunner = (actual: unknown): Matchers => {
   return expect(actual);
 };
 
-export interface Decider<Command, State, Event, Context = CommandContext> {
-  decide(command: Command, state: State, context: Context): Event[];
-  evolve(state: State, event: Event): State;
-  initialState(): State;
-}
+export type { Decider } from '../shared/decider';
 
 /** The rejection a command should meet. `errors` is matched as a subset; `message` as a substring or pattern. */
 export interface ExpectedError {

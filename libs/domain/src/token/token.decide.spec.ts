@@ -54,7 +54,7 @@ describe('CreateToken', () => {
     ['the id is taken in another tenant', [othersToken]],
     ['the id belongs to an expired token', [expiresSoon]],
   ])('is a conflict when %s', (_, history) => {
-    given(history).when(create()).then({ error: 'conflict', message: TOKEN_ID });
+    given(history).when(create()).then({ error: 'conflict', message: 'A token with this id already exists.' });
   });
 
   it('rejects an expiry that is not in the future', () => {

@@ -1,6 +1,7 @@
 // What each token write records. Pure: the id comes from the command, time and tenant from the context, and the
 // encrypted data, fingerprint and hashes were computed by the application layer through TokenCrypto beforehand.
 import { conflict, DomainError, notFound, validationError } from '../shared/errors';
+import type { Decider } from '../shared/decider';
 import type { CommandContext } from '../shared/events';
 import type { TokenContent, TokenDeletionReason, TokenEvent } from './token.events';
 import { evolveToken } from './token.evolve';
@@ -43,9 +44,7 @@ export const decideToken = (command: TokenCommand, state: TokenState, ctx: Comma
 };
 
 const create = ({ data: { id, content } }: CreateToken, state: TokenState, ctx: CommandContext, tenantId: string) => {
-  // A deleted id stays taken within the tenant (API.md: taken → 409). The stream is the tenant's own, so another
-  // tenant's token with this id is not in this state at all: its id is as free here as an unused one.
-  if (state.status !== 'absent') throw conflict(`A token with id ${id} already exists.`);
+  assertTokenIdFree(state);
   assertExpiryInFuture(content.expires_at, ctx);
   const event: TokenEvent = {
     type: 'TokenCreated',
@@ -55,7 +54,7 @@ const create = ({ data: { id, content } }: CreateToken, state: TokenState, ctx: 
 };
 
 const update = ({ data: { id, content } }: UpdateToken, state: TokenState, ctx: CommandContext) => {
-  const token = findVisible(id, state, ctx);
+  const token = findVisibleToken(state, ctx);
   assertExpiryInFuture(content.expires_at, ctx);
   const event: TokenEvent = {
     type: 'TokenUpdated',
@@ -73,9 +72,9 @@ const update = ({ data: { id, content } }: UpdateToken, state: TokenState, ctx: 
 
 const remove = (command: DeleteToken, state: TokenState, ctx: CommandContext, tenantId: string) => {
   const { id, reason = 'requested' } = command.data;
-  if (reason === 'requested') findVisible(id, state, ctx);
-  else if (state.status !== 'active' || state.token.tenant_id !== tenantId) throw notFound(`Token ${id}`);
-  else if (!isExpired(state.token, ctx.now)) throw conflict(`Token ${id} has not expired.`);
+  if (reason === 'requested') findVisibleToken(state, ctx);
+  else if (state.status !== 'active' || state.token.tenant_id !== tenantId) throw notFound('Token');
+  else if (!isExpired(state.token, ctx.now)) throw conflict('The token has not expired.');
   const event: TokenEvent = {
     type: 'TokenDeleted',
     data: { id, tenant_id: tenantId, reason, deleted_by: ctx.actor.id, deleted_at: ctx.now.toISOString() },
@@ -83,10 +82,22 @@ const remove = (command: DeleteToken, state: TokenState, ctx: CommandContext, te
   return [event];
 };
 
-/** Missing, deleted, expired and other tenants' tokens all answer the same 404, so none can be told apart. */
-const findVisible = (id: string, state: TokenState, ctx: CommandContext): TokenRecord => {
+/**
+ * A create needs an unused id. A deleted id stays taken within the tenant (API.md: taken → 409). The stream is the
+ * tenant's own, so another tenant's token with this id is not in this state at all: its id is as free here as an
+ * unused one. (The create handler asks this before it seals anything, so a taken id never leaves a data key behind.)
+ */
+export const assertTokenIdFree = (state: TokenState): void => {
+  if (state.status !== 'absent') throw conflict('A token with this id already exists.');
+};
+
+/**
+ * The token an update or delete acts on. Missing, deleted, expired and other tenants' tokens all answer the same 404,
+ * so none can be told apart. (The update handler asks this before it decrypts the data to build the patch.)
+ */
+export const findVisibleToken = (state: TokenState, ctx: CommandContext): TokenRecord => {
   const token = visibleToken(state, ctx.tenantId, ctx.now);
-  if (!token) throw notFound(`Token ${id}`);
+  if (!token) throw notFound('Token');
   return token;
 };
 
@@ -102,8 +113,8 @@ const requireTenant = (ctx: CommandContext): string => {
   return ctx.tenantId;
 };
 
-/** decide, evolve and the empty state together, as the command handler and the given/when/then specs use them. */
-export const tokenDecider = {
+/** decide, evolve and the empty state together, as the command handlers and the given/when/then specs use them. */
+export const tokenDecider: Decider<TokenCommand, TokenState, TokenEvent> = {
   decide: decideToken,
   evolve: evolveToken,
   initialState: initialTokenState,

@@ -1,0 +1,136 @@
+// Registers the use cases of libs/application (framework-free handler classes) with @nestjs/cqrs, and the one bus
+// every app dispatches through: the API's controllers, the CLI and the start-up bootstrap run the same handlers.
+import { Inject, Injectable, Provider } from '@nestjs/common';
+import { CommandBus, CommandHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import {
+  ApiKeys,
+  BootstrapTenantCommand,
+  BootstrapTenantHandler,
+  Clock,
+  CommandRunner,
+  CreateApplicationCommand,
+  CreateApplicationHandler,
+  CreateReactorFormulaCommand,
+  CreateReactorFormulaHandler,
+  CreateTenantCommand,
+  CreateTenantHandler,
+  CreateTokenCommand,
+  CreateTokenHandler,
+  DeleteApplicationCommand,
+  DeleteApplicationHandler,
+  DeleteReactorFormulaCommand,
+  DeleteReactorFormulaHandler,
+  DeleteTokenCommand,
+  DeleteTokenHandler,
+  EventStore,
+  ExpireTokenCommand,
+  ExpireTokenHandler,
+  GetApplicationHandler,
+  GetApplicationQuery,
+  GetReactorFormulaHandler,
+  GetReactorFormulaQuery,
+  GetTokenHandler,
+  GetTokenQuery,
+  IdGenerator,
+  ImportOfficialFormulaCommand,
+  ImportOfficialFormulaHandler,
+  KeyShredding,
+  ListApplicationsHandler,
+  ListApplicationsQuery,
+  ListReactorFormulasHandler,
+  ListReactorFormulasQuery,
+  RegenerateApplicationKeyCommand,
+  RegenerateApplicationKeyHandler,
+  ResultOf,
+  SearchTokensHandler,
+  SearchTokensQuery,
+  UpdateApplicationCommand,
+  UpdateApplicationHandler,
+  UpdateReactorFormulaCommand,
+  UpdateReactorFormulaHandler,
+  UpdateTokenCommand,
+  UpdateTokenHandler,
+  UseCaseHandler,
+  VaultCommand,
+  VaultQuery,
+} from '@vault/application';
+import type { ExpressionEngine, FormulaCodeChecker, TokenCrypto } from '@vault/domain';
+import { USE_CASE_PORTS } from './di-tokens';
+import type { ReadModels } from './read-models';
+
+/** What the handlers are built from: the ports, as the core module has opened them. */
+export interface UseCasePorts {
+  runner: CommandRunner;
+  events: EventStore;
+  readModels: ReadModels;
+  crypto: TokenCrypto;
+  engine: ExpressionEngine;
+  checker: FormulaCodeChecker;
+  shredding: KeyShredding;
+  ids: IdGenerator;
+  keys: ApiKeys;
+  clock: Clock;
+}
+
+type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
+type HandlerClass<H> = new (...args: never[]) => H;
+
+/** One use case: `message` (a command or query class) is handled by `handler`, built by `build` from the ports. */
+function useCase<M extends VaultCommand<unknown> | VaultQuery<unknown>, H extends UseCaseHandler<M>>(
+  message: abstract new (...args: never[]) => M,
+  handler: HandlerClass<H>,
+  build: (ports: UseCasePorts) => H,
+): Provider {
+  const isQuery = (message as MessageClass).prototype instanceof VaultQuery;
+  // The decorators are plain functions: applied here, they keep the handler classes free of the framework.
+  (isQuery ? QueryHandler(message as never) : CommandHandler(message as never))(handler);
+  return { provide: handler, inject: [USE_CASE_PORTS], useFactory: build };
+}
+
+export const useCaseProviders: Provider[] = [
+  // Tenants (the operator's CLI and the start-up bootstrap)
+  useCase(CreateTenantCommand, CreateTenantHandler, (p) => new CreateTenantHandler(p.runner, p.ids, p.keys, p.clock)),
+  useCase(
+    BootstrapTenantCommand,
+    BootstrapTenantHandler,
+    (p) => new BootstrapTenantHandler(p.runner, p.events, p.readModels.tenants, p.keys, p.clock),
+  ),
+  // Applications
+  useCase(CreateApplicationCommand, CreateApplicationHandler, (p) => new CreateApplicationHandler(p.runner, p.ids, p.keys)),
+  useCase(UpdateApplicationCommand, UpdateApplicationHandler, (p) => new UpdateApplicationHandler(p.runner)),
+  useCase(RegenerateApplicationKeyCommand, RegenerateApplicationKeyHandler, (p) => new RegenerateApplicationKeyHandler(p.runner, p.keys)),
+  useCase(DeleteApplicationCommand, DeleteApplicationHandler, (p) => new DeleteApplicationHandler(p.runner)),
+  useCase(GetApplicationQuery, GetApplicationHandler, (p) => new GetApplicationHandler(p.readModels.applications)),
+  useCase(ListApplicationsQuery, ListApplicationsHandler, (p) => new ListApplicationsHandler(p.readModels.applications)),
+  // Reactor formulas
+  useCase(CreateReactorFormulaCommand, CreateReactorFormulaHandler, (p) => new CreateReactorFormulaHandler(p.runner, p.checker, p.ids)),
+  useCase(UpdateReactorFormulaCommand, UpdateReactorFormulaHandler, (p) => new UpdateReactorFormulaHandler(p.runner, p.checker)),
+  useCase(DeleteReactorFormulaCommand, DeleteReactorFormulaHandler, (p) => new DeleteReactorFormulaHandler(p.runner)),
+  useCase(ImportOfficialFormulaCommand, ImportOfficialFormulaHandler, (p) => new ImportOfficialFormulaHandler(p.runner, p.checker, p.clock)),
+  useCase(GetReactorFormulaQuery, GetReactorFormulaHandler, (p) => new GetReactorFormulaHandler(p.readModels.formulas)),
+  useCase(ListReactorFormulasQuery, ListReactorFormulasHandler, (p) => new ListReactorFormulasHandler(p.readModels.formulas)),
+  // Tokens
+  useCase(CreateTokenCommand, CreateTokenHandler, (p) => new CreateTokenHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids)),
+  useCase(UpdateTokenCommand, UpdateTokenHandler, (p) => new UpdateTokenHandler(p.runner, p.crypto, p.engine)),
+  useCase(DeleteTokenCommand, DeleteTokenHandler, (p) => new DeleteTokenHandler(p.runner, p.shredding)),
+  useCase(ExpireTokenCommand, ExpireTokenHandler, (p) => new ExpireTokenHandler(p.runner, p.shredding)),
+  useCase(GetTokenQuery, GetTokenHandler, (p) => new GetTokenHandler(p.readModels.tokens, p.crypto)),
+  useCase(SearchTokensQuery, SearchTokensHandler, (p) => new SearchTokensHandler(p.readModels.tokens, p.crypto)),
+];
+
+/** The one way into the use cases: a command or query object in, its handler's typed answer out. */
+@Injectable()
+export class VaultBus {
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(QueryBus) private readonly queries: QueryBus,
+  ) {}
+
+  execute<C extends VaultCommand<unknown>>(command: C): Promise<ResultOf<C>> {
+    return this.commands.execute(command);
+  }
+
+  ask<Q extends VaultQuery<unknown>>(query: Q): Promise<ResultOf<Q>> {
+    return this.queries.execute(query);
+  }
+}
