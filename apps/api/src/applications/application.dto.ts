@@ -3,6 +3,7 @@
 // Decorators register bottom-up and the pipe stops at a field's first failure: type checks sit closest to the property.
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ACCESS_TRANSFORMS, APPLICATION_TYPES } from '@vault/domain';
 import { MaxItems } from '../http/raw-body-checks';
 
 /** Our bounds, documented in the OpenAPI document (common.openapi.ts): every permission of the catalogue once. */
@@ -21,7 +22,7 @@ export class AccessRuleDto {
   @IsString()
   container!: string;
 
-  @IsIn(['mask', 'redact', 'reveal'])
+  @IsIn(ACCESS_TRANSFORMS)
   transform!: string;
 
   @IsString({ each: true })
@@ -35,7 +36,7 @@ export class ApplicationBody {
   @IsString()
   name!: string;
 
-  @IsIn(['public', 'private', 'expiring', 'management'])
+  @IsIn(APPLICATION_TYPES)
   type!: string;
 
   @IsOptional()

@@ -1,3 +1,4 @@
+import { ACCESS_TRANSFORMS, APPLICATION_TYPES } from '@vault/domain';
 import { authErrors, json, pageParameters, uuidPath } from './common.openapi';
 
 const ref = { $ref: '#/components/schemas/Application' };
@@ -47,7 +48,7 @@ export const applicationSchemas = {
       description: { type: 'string' },
       priority: { type: 'integer', minimum: 1 },
       container: { type: 'string', example: '/pci/' },
-      transform: { type: 'string', enum: ['mask', 'redact', 'reveal'] },
+      transform: { type: 'string', enum: [...ACCESS_TRANSFORMS] },
       permissions: { type: 'array', items: { type: 'string', example: 'token:read' } },
     },
   },
@@ -57,7 +58,7 @@ export const applicationSchemas = {
     additionalProperties: false,
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200 },
-      type: { type: 'string', enum: ['public', 'private', 'expiring', 'management'] },
+      type: { type: 'string', enum: [...APPLICATION_TYPES] },
       permissions: { type: 'array', items: { type: 'string' } },
       rules: { type: 'array', items: { $ref: '#/components/schemas/AccessRule' } },
       expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Required for, and only for, expiring applications' },

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document served at /openapi.json and rendered at /docs. Written by hand so that it says exactly what the API does.
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { APPLICATION_TYPES } from '@vault/domain';
 import { applicationPaths, applicationSchemas } from './applications.openapi';
 import { commonResponses, commonSchemas } from './common.openapi';
 import { reactorFormulaPaths, reactorFormulaSchemas } from './reactor-formulas.openapi';
@@ -31,7 +32,7 @@ export function openApiDocument(): OpenAPIObject {
               name: 'application_type',
               in: 'query',
               required: false,
-              schema: { type: 'string', enum: ['public', 'private', 'expiring', 'management'] },
+              schema: { type: 'string', enum: [...APPLICATION_TYPES] },
             },
           ],
           responses: {

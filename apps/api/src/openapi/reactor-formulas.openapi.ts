@@ -1,3 +1,4 @@
+import { FORMULA_STATUSES, FORMULA_TYPES, FORMULA_VALUE_TYPES } from '@vault/domain';
 import { authErrors, json, pageParameters, uuidPath } from './common.openapi';
 
 const ref = { $ref: '#/components/schemas/ReactorFormula' };
@@ -31,7 +32,7 @@ const element = (extra: object = {}) => ({
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     description: { type: ['string', 'null'], maxLength: 2000 },
-    type: { type: 'string', enum: ['string', 'boolean', 'number'] },
+    type: { type: 'string', enum: [...FORMULA_VALUE_TYPES] },
     ...extra,
   },
 });
@@ -44,7 +45,7 @@ export const reactorFormulaSchemas = {
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200 },
       description: { type: ['string', 'null'], maxLength: 2000 },
-      type: { type: 'string', enum: ['official', 'private'], description: 'Tenant applications may only write private formulas (official → 403)' },
+      type: { type: 'string', enum: [...FORMULA_TYPES], description: 'Tenant applications may only write private formulas (official → 403)' },
       icon: {
         type: ['string', 'null'],
         description:
@@ -71,8 +72,8 @@ export const reactorFormulaSchemas = {
       id: { type: 'string', format: 'uuid' },
       name: { type: 'string' },
       description: { type: ['string', 'null'] },
-      type: { type: 'string', enum: ['official', 'private'] },
-      status: { type: 'string', enum: ['verified', 'coming_soon'] },
+      type: { type: 'string', enum: [...FORMULA_TYPES] },
+      status: { type: 'string', enum: [...FORMULA_STATUSES] },
       icon: { type: ['string', 'null'] },
       code: { type: 'string' },
       configuration: { type: 'array', items: element() },

@@ -1,6 +1,34 @@
+import {
+  DATA_SEARCHABLE_TYPES,
+  DATE_FIELDS,
+  listNames,
+  SEARCH_FIELDS,
+  type SearchFieldKind,
+  type SearchFieldSpec,
+  TOKEN_TYPES,
+} from '@vault/domain';
 import { authErrors, json, uuidPath } from './common.openapi';
 
 const ref = { $ref: '#/components/schemas/Token' };
+const tokenType = { type: 'string', enum: [...TOKEN_TYPES] };
+
+// How the search description names a field of each kind: a new kind of field must say here how it is searched.
+const describeField: Record<SearchFieldKind, (name: string, spec: SearchFieldSpec) => string> = {
+  term: (name, spec) => (spec.kind === 'term' && spec.case === 'exact' ? `${name} (case-sensitive)` : name),
+  date: (name) => name,
+  container: (name) => `${name} (exact, or trailing \`*\` for sub-containers)`,
+  data: (name) => `${name} (${DATA_SEARCHABLE_TYPES.join(', ')})`,
+  metadata: (name) => name,
+};
+
+/** The query syntax of POST /tokens/search; its fields are those of SEARCH_FIELDS. */
+const SEARCH_QUERY_SYNTAX = [
+  'Fields (case-insensitive unless noted):',
+  `${Object.entries(SEARCH_FIELDS).map(([name, spec]: [string, SearchFieldSpec]) => describeField[spec.kind](name, spec)).join(', ')}.`,
+  'Operators AND, OR, NOT (also `!`, `-`), parentheses;',
+  `ranges on ${listNames(DATE_FIELDS, 'and')}: \`[a TO b]\`, \`{a TO b}\`, mixed, \`*\` open.`,
+].join(' ');
+
 const bodyErrors = {
   '400': { $ref: '#/components/responses/BadRequest' },
   '413': { $ref: '#/components/responses/TooLarge' },
@@ -12,7 +40,7 @@ export const tokenSchemas = {
     type: 'object',
     properties: {
       id: { type: 'string', format: 'uuid' },
-      type: { type: 'string', enum: ['token', 'card_number', 'social_security_number', 'employer_id_number'] },
+      type: tokenType,
       tenant_id: { type: 'string', format: 'uuid' },
       data: { description: "Per the application's access rule: reveal → plaintext, mask → the evaluated mask, redact → absent" },
       fingerprint: { type: 'string' },
@@ -34,7 +62,7 @@ export const tokenSchemas = {
     required: ['type', 'data'],
     properties: {
       id: { type: 'string', format: 'uuid' },
-      type: { type: 'string', enum: ['token', 'card_number', 'social_security_number', 'employer_id_number'] },
+      type: tokenType,
       data: {
         description:
           'card_number: 13–19 Luhn-valid digits; social_security_number: 123-45-6789 or 123456789; employer_id_number: 12-3456789 or 123456789; token: any JSON value but null, nested at most 64 deep, at most 65,536 characters of JSON',
@@ -80,8 +108,7 @@ export const tokenPaths = {
   '/tokens/search': {
     post: {
       summary: 'Search tokens with a Lucene-style query (token:search)',
-      description:
-        'Fields: id, type, data (social_security_number, employer_id_number, token), fingerprint, container (exact, or trailing `*` for sub-containers), metadata.<key>, created_by, created_at, modified_by, modified_at. Operators AND, OR, NOT (also `!`, `-`), parentheses; ranges `[a TO b]`, `{a TO b}`, mixed, `*` open. Ordered by created_at descending, then id.',
+      description: `${SEARCH_QUERY_SYNTAX} Ordered by created_at descending, then id.`,
       requestBody: { required: false, content: json({ $ref: '#/components/schemas/SearchTokensBody' }, { query: 'data:6789 AND container:"/pii/*"', page: 1, size: 20 }) },
       responses: {
         '200': {

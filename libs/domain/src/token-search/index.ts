@@ -2,6 +2,17 @@
 // query.arbitrary.ts is test support and deliberately not exported here.
 export * from './query.ast';
 export { QueryError } from './query.errors';
+export {
+  DATE_FIELDS,
+  isExactField,
+  listNames,
+  SEARCH_FIELDS,
+  TERM_FIELDS,
+  type SearchField,
+  type SearchFieldKind,
+  type SearchFieldOfKind,
+  type SearchFieldSpec,
+} from './query.fields';
 export { MAX_QUERY_DEPTH, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, parseQuery } from './query.parse';
 export { serializeQuery } from './query.serialize';
 export { evaluateQuery, type SearchableToken } from './query.evaluate';

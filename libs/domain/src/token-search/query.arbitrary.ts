@@ -3,9 +3,10 @@
 // compare each adapter with evaluateQuery. Queries and tokens draw on one small shared vocabulary so that
 // generated queries actually hit generated tokens, mixed with free text to exercise quoting and escaping.
 import fc from 'fast-check';
-import type { DateRangeNode, QueryNode, TermField } from './query.ast';
+import type { QueryNode, TermField } from './query.ast';
 import { MAX_INSTANT, MIN_INSTANT } from './query.dates';
 import type { SearchableToken } from './query.evaluate';
+import { DATE_FIELDS, isExactField, type SearchFieldKind, TERM_FIELDS } from './query.fields';
 import { MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from './query.parse';
 import { serializeQuery } from './query.serialize';
 
@@ -62,7 +63,7 @@ export const queryNodeArbitrary = (options: QueryArbitraryOptions = {}): fc.Arbi
   );
 };
 
-/** Tokens built from the same vocabulary as the queries. */
+/** Tokens built from the same vocabulary as the queries, with every term and date field of SEARCH_FIELDS. */
 export const searchableTokenArbitrary = (): fc.Arbitrary<SearchableToken> => {
   const v = queryVocabulary;
   return fc
@@ -91,22 +92,22 @@ const countTerms = (node: QueryNode): number => {
   return node.kind === 'not' ? countTerms(node.child) : 1;
 };
 
-const TERM_FIELDS: readonly TermField[] = ['id', 'type', 'fingerprint', 'created_by', 'modified_by'];
-
 const leafArbitrary = (freeText: boolean): fc.Arbitrary<QueryNode> => {
   const v = queryVocabulary;
   const text = (words: readonly string[]) =>
     freeText ? fc.oneof(fc.constantFrom(...words), anyValue) : fc.constantFrom(...words);
   const lowered = (words: readonly string[]) => text(words).map((value) => value.toLowerCase());
-  const termValues: Record<TermField, fc.Arbitrary<string>> = {
-    id: lowered(v.ids),
-    type: lowered(v.types),
-    fingerprint: text(v.fingerprints),
-    created_by: lowered(v.applications),
-    modified_by: lowered(v.applications),
+  const termWords: Record<TermField, readonly string[]> = {
+    id: v.ids,
+    type: v.types,
+    fingerprint: v.fingerprints,
+    created_by: v.applications,
+    modified_by: v.applications,
   };
   const term = fc.oneof(
-    ...TERM_FIELDS.map((field) => termValues[field].map((value): QueryNode => ({ kind: 'term', field, value }))),
+    ...TERM_FIELDS.map((field) =>
+      (isExactField(field) ? text : lowered)(termWords[field]).map((value): QueryNode => ({ kind: 'term', field, value })),
+    ),
   );
   const paths = freeText ? fc.oneof(fc.constantFrom(...v.containers), containerPath) : fc.constantFrom(...v.containers);
   const container = fc
@@ -119,7 +120,15 @@ const leafArbitrary = (freeText: boolean): fc.Arbitrary<QueryNode> => {
     .record({ key: keys.map((key) => key.toLowerCase()), value: lowered(v.metadataValues) })
     .map((m): QueryNode => ({ kind: 'metadata', ...m }));
   const data = lowered(v.dataIndexes).map((value): QueryNode => ({ kind: 'data', value }));
-  return fc.oneof(term, container, metadata, data, dateRange(freeText));
+  // One arbitrary per kind, each drawing its field from SEARCH_FIELDS, so every kind is as likely as any other.
+  const leaves: Record<SearchFieldKind, fc.Arbitrary<QueryNode>> = {
+    term,
+    container,
+    metadata,
+    data,
+    date: dateRange(freeText),
+  };
+  return fc.oneof(...Object.values(leaves));
 };
 
 // Any non-empty Unicode text without '*', which no value but a container path may hold.
@@ -139,7 +148,7 @@ const dateRange = (freeText: boolean): fc.Arbitrary<QueryNode> => {
   const instant = freeText ? fc.oneof(known, fc.integer({ min: MIN_INSTANT, max: MAX_INSTANT + 1 })) : known;
   return fc
     .record({
-      field: fc.constantFrom<DateRangeNode['field']>('created_at', 'modified_at'),
+      field: fc.constantFrom(...DATE_FIELDS),
       gte: fc.option(instant, { nil: null }),
       lt: fc.option(instant, { nil: null }),
     })

@@ -2,6 +2,10 @@
 // compiles it to its own engine (SQL, a Meilisearch filter). Values arrive already normalised, so
 // compilers never re-apply the case rules.
 import { DATA_SEARCH_TOKEN_TYPES } from '../token/token-types';
+import type { DateField, TermField } from './query.fields';
+
+/** Both come from SEARCH_FIELDS (query.fields.ts), the one list of searchable fields. */
+export type { DateField, TermField };
 
 export type QueryNode =
   | AndNode
@@ -30,8 +34,6 @@ export interface NotNode {
   child: QueryNode;
 }
 
-export type TermField = 'id' | 'type' | 'fingerprint' | 'created_by' | 'modified_by';
-
 /** `value` is lower-cased, except for `fingerprint`, which matches exactly. */
 export interface TermNode {
   kind: 'term';
@@ -58,8 +60,6 @@ export interface DataNode {
   kind: 'data';
   value: string;
 }
-
-export type DateField = 'created_at' | 'modified_at';
 
 /** Epoch milliseconds, half-open `[gte, lt)`; `null` leaves that side open. `gte >= lt` matches nothing. */
 export interface DateRangeNode {

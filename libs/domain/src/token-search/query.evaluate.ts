@@ -1,9 +1,13 @@
 // The reference meaning of a query, evaluated in memory against one token. Every search adapter is
 // property-tested against this, so it favours being obviously right over being fast.
-import { DATA_SEARCHABLE_TYPES, type DateRangeNode, type QueryNode, type TermNode } from './query.ast';
+import { DATA_SEARCHABLE_TYPES, type DateField, type DateRangeNode, type QueryNode, type TermField, type TermNode } from './query.ast';
+import { isExactField } from './query.fields';
 
-/** What search sees of a token. `data_index` holds the token's evaluated search-index patterns. */
-export interface SearchableToken {
+/**
+ * What search sees of a token: a property for each term and date field of SEARCH_FIELDS, under the field's name
+ * (null while unset), the containers and metadata, and in `data_index` the token's evaluated search-index patterns.
+ */
+export interface SearchableToken extends Record<TermField, string | null>, Record<DateField, number | null> {
   id: string;
   type: string;
   fingerprint: string;
@@ -44,17 +48,17 @@ const matches = (node: QueryNode, token: SearchableToken): boolean => {
         token.data_index.some((pattern) => lower(pattern) === lower(node.value))
       );
     case 'date':
-      return inRange(node, node.field === 'created_at' ? token.created_at : token.modified_at);
+      return inRange(node, token[node.field]);
   }
 };
 
 const matchesTerm = (node: TermNode, token: SearchableToken): boolean => {
   const actual = token[node.field];
   if (actual === null) return false;
-  return node.field === 'fingerprint' ? actual === node.value : lower(actual) === lower(node.value);
+  return isExactField(node.field) ? actual === node.value : lower(actual) === lower(node.value);
 };
 
-// An unset modified_at is in no range, not even `[* TO *]`: that range asks for tokens that have the date.
+// An unset date (modified_at of a never-modified token) is in no range, not even `[* TO *]`: that range asks for tokens that have the date.
 const inRange = (node: DateRangeNode, instant: number | null): boolean =>
   instant !== null && (node.gte === null || instant >= node.gte) && (node.lt === null || instant < node.lt);
 

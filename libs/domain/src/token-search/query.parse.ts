@@ -2,7 +2,7 @@
 import type { QueryNode } from './query.ast';
 import { dateRangeNode } from './query.dates';
 import { QueryError } from './query.errors';
-import { type FieldTarget, resolveField } from './query.fields';
+import { DATE_FIELDS, type FieldTarget, listNames, resolveField } from './query.fields';
 import { lexQuery, type Token } from './query.lexer';
 import { termNode } from './query.terms';
 
@@ -10,6 +10,8 @@ export const MAX_QUERY_LENGTH = 4096;
 export const MAX_QUERY_TERMS = 100;
 /** Parentheses and NOTs nested deeper than this are refused before they can exhaust the call stack. */
 export const MAX_QUERY_DEPTH = 32;
+
+const RANGE_ON_NON_DATE = `a single value (ranges are only allowed on ${listNames(DATE_FIELDS, 'and')})`;
 
 /** Parses a token search query; an absent or blank query is `null`, which matches every token. */
 export const parseQuery = (text: string | null | undefined): QueryNode | null => {
@@ -124,8 +126,7 @@ class Parser {
   private parseRange(target: FieldTarget): QueryNode {
     const open = this.take();
     if (target.kind !== 'date') {
-      const expected = 'a single value (ranges are only allowed on created_at and modified_at)';
-      throw new QueryError('Unsupported range', open.start + 1, expected);
+      throw new QueryError('Unsupported range', open.start + 1, RANGE_ON_NON_DATE);
     }
     const lower = this.takeBound();
     const to = this.take();

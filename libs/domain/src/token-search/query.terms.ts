@@ -2,7 +2,7 @@
 import type { QueryNode } from './query.ast';
 import { bareDateNode } from './query.dates';
 import { QueryError } from './query.errors';
-import type { FieldTarget } from './query.fields';
+import { type FieldTarget, isExactField } from './query.fields';
 import type { Token } from './query.lexer';
 
 // The paths tokens may be stored under (after lower-casing); a path outside this shape can never match.
@@ -21,7 +21,7 @@ export const termNode = (target: FieldTarget, token: Token): QueryNode => {
 
   switch (target.kind) {
     case 'term':
-      return { kind: 'term', field: target.field, value: target.field === 'fingerprint' ? value : value.toLowerCase() };
+      return { kind: 'term', field: target.field, value: isExactField(target.field) ? value : value.toLowerCase() };
     case 'container':
       return containerNode(value.toLowerCase(), descendants, position);
     case 'metadata':

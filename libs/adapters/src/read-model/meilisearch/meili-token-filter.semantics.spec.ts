@@ -3,8 +3,9 @@
 // The live contract (test/contract/token-search.meili.spec.ts) checks the same against a real server when one is set.
 import fc from 'fast-check';
 import type { TokenDocument } from '@vault/application';
-import { evaluateQuery, parseQuery, type QueryNode, type SearchableToken } from '@vault/domain';
+import { DATE_FIELDS, evaluateQuery, parseQuery, type QueryNode, type SearchableToken } from '@vault/domain';
 import { queryNodeArbitrary, searchableTokenArbitrary } from '@vault/domain/token-search/query.arbitrary';
+import { fieldExamples, matchingToken, otherToken } from '@vault/domain/token-search/query.field-examples';
 import { compileTokenFilter, flattenToken } from './meili-token-filter';
 import { meiliTokenExpiredFilter, meiliTokenSearchFilter } from './meili-tokens';
 
@@ -151,10 +152,10 @@ function tokenDocument(token: SearchableToken, extra: Partial<TokenDocument> = {
     metadata: token.metadata,
     search_hashes: token.data_index,
     created_by: token.created_by,
-    created_at: new Date(token.created_at).toISOString(),
     modified_by: token.modified_by,
-    modified_at: token.modified_at === null ? null : new Date(token.modified_at).toISOString(),
     expires_at: null,
+    // Every date field of SEARCH_FIELDS, as the projection writes it.
+    ...Object.fromEntries(DATE_FIELDS.map((field) => [field, token[field] === null ? null : new Date(token[field]).toISOString()])),
     ...extra,
   } as unknown as TokenDocument;
 }
@@ -190,6 +191,17 @@ describe('compileTokenFilter over flattenToken, on a model of Meilisearch, agree
         expect(meiliMatches([compileTokenFilter(query)], flat(tokenDocument(token)))).toBe(evaluateQuery(query, token));
       }),
     );
+  });
+
+  // The random vocabulary draws every field too; this names each one, so a field added to SEARCH_FIELDS is checked here.
+  it.each(fieldExamples.flatMap(({ query }) => [query, `NOT ${query}`]))('agrees on the example for every field: %s', (text) => {
+    const query = parseQuery(text)!;
+    const outcomes = [matchingToken, otherToken].map((token) => {
+      const expected = evaluateQuery(query, token);
+      expect(meiliMatches([compileTokenFilter(query)], flat(tokenDocument(token)))).toBe(expected);
+      return expected;
+    });
+    expect(outcomes.sort()).toEqual([false, true]);
   });
 
   // A stored placeholder for "never modified" would make some value match; the random vocabulary might never hit it.

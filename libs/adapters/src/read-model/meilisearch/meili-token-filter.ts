@@ -8,7 +8,7 @@
 // those steps leave unchanged. Equality of keys is then equality of values, whatever the value holds.
 import { createHash } from 'node:crypto';
 import type { TokenDocument } from '@vault/application';
-import { DATA_SEARCHABLE_TYPES, type QueryNode, type TermField } from '@vault/domain';
+import { DATA_SEARCHABLE_TYPES, DATE_FIELDS, type DateField, isExactField, type QueryNode, type TermField } from '@vault/domain';
 import { epochMs, meiliQuote } from './meili-collection';
 
 /** Keys up to this length stay readable hex; longer ones are hashed, far below the 468-byte cut. */
@@ -62,7 +62,7 @@ export interface MeiliFlatToken {
 }
 
 /** The fields filters use; the index makes each of them filterable. */
-export const MEILI_TOKEN_FILTERABLE = [
+export const MEILI_TOKEN_FILTERABLE: ReadonlyArray<keyof MeiliFlatToken> = [
   'tenant_x', 'id_x', 'type_x', 'fingerprint_x', 'created_by_x', 'modified_by_x', 'containers_x',
   'container_prefixes_x', 'metadata_x', 'search_hashes_x', 'created_at_ms', 'modified_at_ms', 'expires_at_ms',
 ];
@@ -82,35 +82,47 @@ export function flattenToken(doc: TokenDocument): MeiliFlatToken {
   const flat: MeiliFlatToken = {
     tenant_id: doc.tenant_id,
     tenant_x: meiliExactKey(doc.tenant_id),
-    id_x: lowerKey(doc.id),
+    id_x: termKey('id', doc.id),
     id_sort: meiliIdSortKey(doc.id),
-    type_x: lowerKey(doc.type),
-    fingerprint_x: meiliExactKey(doc.fingerprint),
-    created_by_x: lowerKey(doc.created_by),
+    type_x: termKey('type', doc.type),
+    fingerprint_x: termKey('fingerprint', doc.fingerprint),
+    created_by_x: termKey('created_by', doc.created_by),
     containers_x: unique(containers.map((c) => meiliExactKey(c))),
     container_prefixes_x: unique(containers.flatMap(slashPrefixes).map((p) => meiliExactKey(p))),
     metadata_x: unique(Object.entries(doc.metadata ?? {}).map(([k, v]) => meiliExactKey(lower(k), lower(v)))),
     search_hashes_x: unique((doc.search_hashes ?? []).map(lowerKey)),
   };
-  if (doc.modified_by !== null && doc.modified_by !== undefined) flat.modified_by_x = lowerKey(doc.modified_by);
-  setNumber(flat, 'created_at_ms', epochMs(doc.created_at));
-  setNumber(flat, 'modified_at_ms', epochMs(doc.modified_at));
+  if (doc.modified_by !== null && doc.modified_by !== undefined) flat.modified_by_x = termKey('modified_by', doc.modified_by);
+  for (const field of DATE_FIELDS) setNumber(flat, DATE_ATTRIBUTES[field], epochMs(doc[field]));
+  // Not a search field, but every search filters on it (meiliTokenSearchFilter) and the expiry sweep looks for it.
   setNumber(flat, 'expires_at_ms', epochMs(doc.expires_at));
   return flat;
 }
 
 const unique = (values: string[]): string[] => [...new Set(values)];
 
-const setNumber = (flat: MeiliFlatToken, field: 'created_at_ms' | 'modified_at_ms' | 'expires_at_ms', ms: number | null) => {
-  if (ms !== null) flat[field] = ms;
+type DateAttribute = 'created_at_ms' | 'modified_at_ms' | 'expires_at_ms';
+
+const setNumber = (flat: MeiliFlatToken, attribute: DateAttribute, ms: number | null) => {
+  if (ms !== null) flat[attribute] = ms;
 };
 
-const TERM_FIELDS: Record<TermField, string> = {
+/** The key a term field's value is indexed and filtered by: exact fields as written, the others lower-cased. */
+const termKey = (field: TermField, value: string): string => (isExactField(field) ? meiliExactKey(value) : lowerKey(value));
+
+/** The attribute each term field is filtered on: keys of lower-cased values, except for exact fields (fingerprint). */
+const TERM_ATTRIBUTES: Record<TermField, keyof MeiliFlatToken> = {
   id: 'id_x',
   type: 'type_x',
   fingerprint: 'fingerprint_x',
   created_by: 'created_by_x',
   modified_by: 'modified_by_x',
+};
+
+/** The attribute each date field is filtered on, in epoch ms. */
+const DATE_ATTRIBUTES: Record<DateField, DateAttribute> = {
+  created_at: 'created_at_ms',
+  modified_at: 'modified_at_ms',
 };
 
 // Keys of the types DATA_SEARCHABLE_TYPES names, compared as the evaluator does: lower(type) against each entry.
@@ -150,7 +162,7 @@ function compile(node: QueryNode): Compiled {
       // NOT is the complement over all documents, including those lacking the field: the evaluator's `!`.
       return atom(`NOT ${operand(compile(node.child))}`);
     case 'term':
-      return equals(TERM_FIELDS[node.field], node.field === 'fingerprint' ? meiliExactKey(node.value) : lowerKey(node.value));
+      return equals(TERM_ATTRIBUTES[node.field], termKey(node.field, node.value));
     case 'container':
       return node.descendants
         ? equals('container_prefixes_x', descendantsKey(node.path))
@@ -162,7 +174,7 @@ function compile(node: QueryNode): Compiled {
         `type_x IN [${DATA_TYPE_KEYS.map(meiliQuote).join(', ')}] AND search_hashes_x = ${meiliQuote(lowerKey(node.value))}`,
       );
     case 'date': {
-      const field = `${node.field}_ms`;
+      const field = DATE_ATTRIBUTES[node.field];
       const bounds = [
         ...(node.gte === null ? [] : [`${field} >= ${meiliNumber(node.gte)}`]),
         ...(node.lt === null ? [] : [`${field} < ${meiliNumber(node.lt)}`]),

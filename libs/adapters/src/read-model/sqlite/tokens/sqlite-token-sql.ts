@@ -3,21 +3,28 @@
 // becomes `t.rowid IN (…)`, which lets SQLite drive the query from the (tenant_id, field, value) index. A broad one, or
 // any term under NOT, becomes a correlated EXISTS: a point lookup per candidate row while SQLite walks tokens in
 // created_at order, so a page of a large result stops after 20 matches instead of sorting every match.
-import { DATA_SEARCHABLE_TYPES as DATA_TYPES, type QueryNode } from '@vault/domain';
+import { DATA_SEARCHABLE_TYPES as DATA_TYPES, type DateField, type QueryNode, type TermField } from '@vault/domain';
 
 export interface SqlCondition {
   sql: string;
   params: Array<string | number>;
 }
 
-
-const TERM_COLUMNS = {
+// The column of each term and date field (see the tokens table in sqlite-tokens.ts). Term columns hold lower-cased
+// values except for exact fields (fingerprint), as the parser's values are: equality is the evaluator's comparison.
+const TERM_COLUMNS: Record<TermField, string> = {
   id: 't.id',
   type: 't.type',
   fingerprint: 't.fingerprint',
   created_by: 't.created_by_l',
   modified_by: 't.modified_by_l',
-} as const;
+};
+
+/** Epoch milliseconds, NULL while the date is unset. */
+const DATE_COLUMNS: Record<DateField, string> = {
+  created_at: 't.created_at_ms',
+  modified_at: 't.modified_at_ms',
+};
 
 /** The smallest string greater than every string that starts with `prefix` (for range scans on an index). */
 export const prefixUpperBound = (prefix: string): string =>
@@ -83,7 +90,7 @@ export function compileTokenQuery(node: QueryNode, tenantId: string, options: Co
       return { sql: `(${inner.sql} AND t.type IN (${DATA_TYPES.map(() => '?').join(', ')}))`, params: [...inner.params, ...DATA_TYPES] };
     }
     case 'date': {
-      const column = node.field === 'created_at' ? 't.created_at_ms' : 't.modified_at_ms';
+      const column = DATE_COLUMNS[node.field];
       const parts = [`${column} IS NOT NULL`];
       const params: number[] = [];
       if (node.gte !== null) {
