@@ -1,15 +1,10 @@
 // The escalation report, replayed over HTTP: a management key with few permissions must not mint or take over a
 // more powerful one (API.md: management permissions are granted only by those who hold them).
-import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, asKey } from '../support/test-app';
 
 describe('application escalation', () => {
   let test: TestApp;
-  const as = (key: string) => ({
-    get: (path: string) => test.http().get(path).set('SVC-API-KEY', key),
-    post: (path: string, body?: object) => test.http().post(path).set('SVC-API-KEY', key).send(body),
-    put: (path: string, body: object) => test.http().put(path).set('SVC-API-KEY', key).send(body),
-    delete: (path: string) => test.http().delete(path).set('SVC-API-KEY', key),
-  });
+  const as = (key: string) => asKey(test, key);
   const management = (name: string, permissions: string[]) => ({ name, type: 'management', permissions });
   const names = async () => {
     const list = await as(BOOTSTRAP_KEY).get('/applications?size=100');

@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
+import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 
 describe('applications', () => {
   let test: TestApp;
-  const as = (key: string) => ({
-    get: (path: string) => test.http().get(path).set('SVC-API-KEY', key),
-    post: (path: string, body?: object) => test.http().post(path).set('SVC-API-KEY', key).send(body),
-    put: (path: string, body: object) => test.http().put(path).set('SVC-API-KEY', key).send(body),
-    delete: (path: string) => test.http().delete(path).set('SVC-API-KEY', key),
-  });
+  const as = (key: string) => asKey(test, key);
   const admin = () => as(BOOTSTRAP_KEY);
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImportOfficialFormulaCommand } from '@vault/application';
 import { VaultBus } from '@vault/nest';
-import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
+import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 
 const PNG = 'data:image/png;base64,' + readFileSync(join(__dirname, '../../formulas/official/mask-email.json'), 'utf8').match(/base64,([^"]+)/)![1];
 
@@ -24,12 +24,7 @@ const aFormula = (overrides: Record<string, unknown> = {}) => ({
 describe('reactor formulas', () => {
   let test: TestApp;
   let otherKey: string;
-  const as = (key: string) => ({
-    get: (path: string) => test.http().get(path).set('SVC-API-KEY', key),
-    post: (path: string, body: unknown) => test.http().post(path).set('SVC-API-KEY', key).send(body as object),
-    put: (path: string, body: unknown) => test.http().put(path).set('SVC-API-KEY', key).send(body as object),
-    delete: (path: string) => test.http().delete(path).set('SVC-API-KEY', key),
-  });
+  const as = (key: string) => asKey(test, key);
   const admin = () => as(BOOTSTRAP_KEY);
 
   beforeAll(async () => {

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
+import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 
 describe('tokens', () => {
   let test: TestApp;
   let writer: string; // private, no rules: behaves as one mask rule on /
   let revealer: string; // private, rules: reveal /pii/, mask /pci/, redact /general/
-  const as = (key: string) => ({
-    post: (path: string, body: unknown) => test.http().post(path).set('SVC-API-KEY', key).send(body as object),
-    get: (path: string) => test.http().get(path).set('SVC-API-KEY', key),
-    patch: (path: string, body: unknown, type = 'application/merge-patch+json') =>
-      test.http().patch(path).set('SVC-API-KEY', key).set('Content-Type', type).send(JSON.stringify(body)),
-    delete: (path: string) => test.http().delete(path).set('SVC-API-KEY', key),
-  });
+  const as = (key: string) => asKey(test, key);
   const ALL = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search'];
 
   beforeAll(async () => {

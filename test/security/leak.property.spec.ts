@@ -31,7 +31,7 @@
 // invariant alone catches). The run prints the number of generated cases and commands, the requests they made and the
 // time taken.
 import fc from 'fast-check';
-import { createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
+import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 import { appsArb } from './leak/arbitraries';
 import { commandsArb, initialTokensArb, seedTokens } from './leak/commands';
 import { stats, World } from './leak/world';
@@ -59,12 +59,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
   };
   const app = async (mgmt: string, name: string, body: Record<string, unknown>) =>
     (await createApplication(test, { name, type: 'private', ...body }, mgmt)).key;
-  const as = (key: string) => ({
-    post: (path: string, body: unknown) => test.http().post(path).set('SVC-API-KEY', key).send(body as object),
-    get: (path: string) => test.http().get(path).set('SVC-API-KEY', key),
-    patch: (path: string, body: unknown) =>
-      test.http().patch(path).set('SVC-API-KEY', key).set('Content-Type', 'application/merge-patch+json').send(JSON.stringify(body)),
-  });
+  const as = (key: string) => asKey(test, key);
   const fullApp = (mgmt: string) =>
     app(mgmt, 'full', { permissions: ALL, rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }] });
 

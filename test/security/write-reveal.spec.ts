@@ -1,6 +1,6 @@
 // API.md "What a write may reveal": the attacks of issue 8 against the write paths, each through the HTTP API.
 import { randomUUID } from 'node:crypto';
-import { createApplication, startTestApp, TestApp, createTenant } from '../support/test-app';
+import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 
 const ALL = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search'];
 
@@ -10,12 +10,7 @@ describe('what a write may reveal', () => {
   let piiReveal: string; // reveal on /pii/ for token:create and token:read only
   let masker: string; // mask on /
   let redactor: string; // redact on /
-  const as = (key: string) => ({
-    post: (path: string, body: unknown) => test.http().post(path).set('SVC-API-KEY', key).send(body as object),
-    get: (path: string) => test.http().get(path).set('SVC-API-KEY', key),
-    patch: (path: string, body: unknown) =>
-      test.http().patch(path).set('SVC-API-KEY', key).set('Content-Type', 'application/merge-patch+json').send(JSON.stringify(body)),
-  });
+  const as = (key: string) => asKey(test, key);
   const app = async (name: string, rules: unknown[], permissions = ALL) =>
     (await createApplication(test, { name, type: 'private', permissions, rules })).key;
 

@@ -70,3 +70,13 @@ export async function createTenant(
 ): Promise<CreatedTenant> {
   return test.app.get(VaultBus).execute(new CreateTenantCommand(name, actor, correlationId));
 }
+
+/** Requests with `key` as SVC-API-KEY: `asKey(test, key).post('/tokens', body)`. PATCH sends a JSON merge patch. */
+export const asKey = (test: TestApp, key: string) => ({
+  get: (path: string) => test.http().get(path).set('SVC-API-KEY', key),
+  post: (path: string, body?: unknown) => test.http().post(path).set('SVC-API-KEY', key).send(body as object),
+  put: (path: string, body: unknown) => test.http().put(path).set('SVC-API-KEY', key).send(body as object),
+  patch: (path: string, body: unknown, type = 'application/merge-patch+json') =>
+    test.http().patch(path).set('SVC-API-KEY', key).set('Content-Type', type).send(JSON.stringify(body)),
+  delete: (path: string) => test.http().delete(path).set('SVC-API-KEY', key),
+});
