@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { ProjectionStore, TokenDocument, TokenSearchIndex } from '@vault/application';
-import { evaluateQuery, parseQuery, QueryNode, SearchableToken, tokenKey } from '@vault/domain';
+import { evaluateQuery, parseQuery, QueryNode, SearchableToken, tokenKey, TOKEN_TYPES } from '@vault/domain';
 import { queryNodeArbitrary, searchableTokenArbitrary } from '../../libs/domain/src/token-search/query.arbitrary';
 
 export interface TokenSearchUnderTest {
@@ -252,6 +252,29 @@ export function describeTokenSearchContract(
         expect(await under.tokens.get(other, shared, NOW)).toBeNull();
         expect((await under.tokens.get(tenant, shared, NOW))?.metadata).toEqual({ owner: 'mine' });
       });
+    });
+
+    it('counts the live tokens of every tenant by type (the metrics gauge): expired and deleted ones are left out', async () => {
+      const [a, b] = [`tenant-${randomUUID()}`, `tenant-${randomUUID()}`];
+      const delta = (after: Record<string, number>, before: Record<string, number>) =>
+        Object.fromEntries(TOKEN_TYPES.map((type) => [type, (after[type] ?? 0) - (before[type] ?? 0)]));
+      const later = NOW + 60_000;
+      const [before, beforeLater] = [await under.tokens.countByType(NOW), await under.tokens.countByType(later)];
+      const deleted = aTokenDocument({ tenant_id: a, type: 'social_security_number' });
+      await put([
+        aTokenDocument({ tenant_id: a, type: 'social_security_number' }),
+        deleted,
+        aTokenDocument({ tenant_id: a, type: 'card_number' }),
+        aTokenDocument({ tenant_id: b, type: 'token' }),
+        aTokenDocument({ tenant_id: b, type: 'token', expires_at: new Date(NOW).toISOString() }),
+        aTokenDocument({ tenant_id: b, type: 'token', expires_at: new Date(later).toISOString() }),
+      ]);
+      position += 1n;
+      await under.projectionStore.commit([{ collection: 'tokens', id: tokenKey(a, deleted.id), revision: 1n, doc: null }], { commit: position, prepare: position });
+      expect(delta(await under.tokens.countByType(NOW), before)).toEqual({ token: 2, card_number: 1, social_security_number: 1, employer_id_number: 0 });
+      // A minute later the third one has expired too.
+      expect(delta(await under.tokens.countByType(later), beforeLater)).toEqual({ token: 1, card_number: 1, social_security_number: 1, employer_id_number: 0 });
+      expect(Object.keys(await under.tokens.countByType(NOW)).every((type) => (TOKEN_TYPES as readonly string[]).includes(type))).toBe(true);
     });
 
     it('agrees with the reference evaluator on random tokens and random queries', async () => {

@@ -24,7 +24,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`API did not start:\n${output}`)), 30000);
     const check = () => {
-      const match = /"msg":"vault API listening","port":(\d+)/.exec(output);
+      const match = /^Vault API listening on http:\/\/localhost:(\d+) /m.exec(output);
       if (match) {
         clearTimeout(timer);
         child.stdout!.off('data', check);

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { VaultConfig, VaultCoreModule } from '@vault/nest';
 import { ApplicationsController } from './applications/applications.controller';
 import { HealthController } from './health/health.controller';
+import { MetricsModule } from './metrics/metrics.module';
 import { AccessGuard } from './http/access.guard';
 import { ProblemFilter } from './http/problem.filter';
 import { ProjectionPendingInterceptor } from './http/projection-pending.interceptor';
@@ -14,7 +15,7 @@ import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.c
 
 export function appModule(config: VaultConfig) {
   @Module({
-    imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true })],
+    imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), MetricsModule],
     controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, HealthController],
     providers: [
       ExpirySweeper,

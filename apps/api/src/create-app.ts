@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { BootstrapTenantCommand } from '@vault/application';
-import { JsonLogger, LOGGER, VaultBus, VaultConfig } from '@vault/nest';
+import { JsonLogger, LOGGER, VaultBus, VaultConfig, VaultMetrics } from '@vault/nest';
 import { appModule } from './app.module';
 import { jsonBodies } from './http/body-parsing';
 import { requestContext } from './http/request-context.middleware';
@@ -14,13 +14,14 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
   const logger = new JsonLogger(config.logLevel);
   const app = await NestFactory.create<NestExpressApplication>(appModule(config), {
     bodyParser: false,
+    // Nest's own start-up lines (modules loaded, routes mapped) come through the logger's `log`, at debug level.
     logger,
     // Start-up failures (a store that cannot be reached) reach main(), which logs them and exits 1.
     abortOnError: false,
   });
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(app.get<JsonLogger>(LOGGER)));
+  app.use(requestContext(app.get<JsonLogger>(LOGGER), app.get(VaultMetrics)));
   app.use(jsonBodies);
   SwaggerModule.setup('docs', app, openApiDocument(), { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
   // Initialised here, not by listen(): the bootstrap goes through the command bus, whose handlers register on init.

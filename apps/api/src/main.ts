@@ -24,8 +24,12 @@ async function main(): Promise<void> {
   }
   await app.listen(config.port);
   const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // One plain line for whoever started it; the JSON lines (this one's twin included) are for the log pipeline.
+  const url = `http://localhost:${port}`;
+  process.stdout.write(`Vault API listening on ${url} (docs: ${url}/docs, metrics: ${url}/metrics, data: ${config.dataDir})\n`);
   logger.info('vault API listening', {
-    port: typeof address === 'object' && address ? address.port : config.port,
+    port,
     data_dir: config.dataDir,
     event_store: config.eventStore === 'embedded' ? 'embedded' : 'eventstoredb',
     search: config.search === 'embedded' ? 'embedded' : 'meilisearch',

@@ -1,10 +1,68 @@
-import type { EventStore } from '@vault/application';
+// Opens the configured event store, wrapped so that the API's metrics can count what is appended.
+import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, LogPosition, SubscribeOptions } from '@vault/application';
 import { SqliteEventStore } from '@vault/adapters';
 import type { VaultConfig } from './config';
 
-export function openEventStore(config: VaultConfig): EventStore {
-  if (config.eventStore === 'embedded') return SqliteEventStore.open(config.dataDir, config.sync);
+export function openEventStore(config: VaultConfig): CountingEventStore {
+  if (config.eventStore === 'embedded') return new CountingEventStore(SqliteEventStore.open(config.dataDir, config.sync));
   // Loaded only when configured, so the embedded default never loads the EventStoreDB client.
   const esdb: typeof import('@vault/adapters/esdb') = require('@vault/adapters/esdb');
-  return esdb.EsdbEventStore.fromConnectionString(config.eventStore);
+  return new CountingEventStore(esdb.EsdbEventStore.fromConnectionString(config.eventStore));
+}
+
+/** Called once per event type of each successful append, with how many events of that type it wrote. */
+export type AppendListener = (type: string, count: number) => void;
+
+/** An event store that tells its listeners what each successful append wrote; everything else passes through. */
+export class CountingEventStore implements EventStore {
+  private readonly listeners: AppendListener[] = [];
+
+  constructor(private readonly inner: EventStore) {}
+
+  onAppended(listener: AppendListener): void {
+    this.listeners.push(listener);
+  }
+
+  async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    const result = await this.inner.append(streamId, events, expected);
+    if (this.listeners.length > 0) {
+      const counts = new Map<string, number>();
+      for (const event of events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+      for (const [type, count] of counts) {
+        for (const listener of this.listeners) {
+          // The events are written: a failing listener must not turn the append into an error the caller retries.
+          try {
+            listener(type, count);
+          } catch {
+            /* a lost count */
+          }
+        }
+      }
+    }
+    return result;
+  }
+
+  readStream(streamId: string) {
+    return this.inner.readStream(streamId);
+  }
+
+  readAll(after: LogPosition | null, limit: number) {
+    return this.inner.readAll(after, limit);
+  }
+
+  headPosition() {
+    return this.inner.headPosition();
+  }
+
+  backlog(after: LogPosition | null, cap: number) {
+    return this.inner.backlog(after, cap);
+  }
+
+  subscribe(options: SubscribeOptions) {
+    return this.inner.subscribe(options);
+  }
+
+  close() {
+    return this.inner.close();
+  }
 }

@@ -5,3 +5,4 @@ export * from './read-models';
 export * from './event-store';
 export * from './vault-core.module';
 export * from './use-cases';
+export * from './metrics';

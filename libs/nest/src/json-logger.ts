@@ -1,52 +1,82 @@
-// JSON lines on stdout. Callers pass only ids, paths and counts: never bodies, headers, keys or token data.
+// JSON lines on stdout, written by pino. Callers pass only ids, paths and counts: never bodies, headers, keys or token
+// data. pino's redact paths are a second line behind that rule, for a field someone adds by mistake.
 import type { LoggerService } from '@nestjs/common';
+import { pino, type Logger } from 'pino';
 import { currentRequestContext } from '@vault/application';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+type Fields = Record<string, unknown>;
+
+/** Field names that could only hold a secret or a caller's value, at the top level and one level down. */
+const SECRET_FIELDS = ['key', 'api_key', 'apiKey', 'management_key', 'svc-api-key', 'authorization', 'headers', 'body', 'data', 'metadata', 'mask', 'args', 'query'];
+const REDACT_PATHS = SECRET_FIELDS.flatMap((field) => [`["${field}"]`, `*["${field}"]`]);
 
 export class JsonLogger implements LoggerService {
-  constructor(
-    private readonly level: Level = 'info',
-    private readonly out: (line: string) => void = (line) => process.stdout.write(line + '\n'),
-  ) {}
+  private readonly pino: Logger;
 
-  info(msg: string, fields: Record<string, unknown> = {}): void {
+  constructor(level: Level = 'info', out?: (line: string) => void) {
+    this.pino = pino(
+      {
+        level,
+        base: undefined,
+        messageKey: 'msg',
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+        // The request id of the request this call runs for (AsyncLocalStorage), unless the fields name one.
+        mixin: () => {
+          const requestId = currentRequestContext()?.requestId;
+          return requestId ? { request_id: requestId } : {};
+        },
+        redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      },
+      // Written through process.stdout at each call (not pino's own fd writer), so a test that captures stdout sees it.
+      { write: out ? (line: string) => out(line.endsWith('\n') ? line.slice(0, -1) : line) : (line: string) => process.stdout.write(line) },
+    );
+  }
+
+  info(msg: string, fields: Fields = {}): void {
     this.write('info', msg, fields);
   }
 
-  warn(msg: string, fields: Record<string, unknown> = {}): void {
-    this.write('warn', msg, fields);
+  warn(msg: string, fields: Fields | string = {}): void {
+    this.write('warn', msg, fieldsOf(fields));
   }
 
-  error(msg: unknown, fields: Record<string, unknown> | string = {}): void {
-    this.write('error', msg, typeof fields === 'string' ? {} : fields);
+  /** Nest calls error(message, stack?, context?): the stack is dropped, since it can quote what failed to parse. */
+  error(msg: unknown, fields: Fields | string = {}, ...nest: unknown[]): void {
+    this.write('error', msg, typeof fields === 'string' ? contextOf(fields.includes('\n') ? nest : [fields, ...nest]) : fields);
   }
 
-  debug(msg: string, fields: Record<string, unknown> = {}): void {
-    this.write('debug', msg, fields);
+  debug(msg: string, fields: Fields | string = {}): void {
+    this.write('debug', msg, fieldsOf(fields));
   }
 
-  // LoggerService (Nest's own messages): the optional params are a context name or a stack.
+  // LoggerService: only Nest itself calls these (our code uses info and debug). Its `log` channel is start-up chatter
+  // (InstanceLoader, RoutesResolver, RouterExplorer, NestFactory, NestApplication), so it goes to debug.
   log(message: unknown, ...optional: unknown[]): void {
-    this.write('info', String(message), contextOf(optional));
+    this.write('debug', message, contextOf(optional));
   }
 
   verbose(message: unknown, ...optional: unknown[]): void {
-    this.write('debug', String(message), contextOf(optional));
+    this.write('debug', message, contextOf(optional));
   }
 
-  private write(level: Level, message: unknown, fields: Record<string, unknown>): void {
-    if (ORDER[level] < ORDER[this.level]) return;
+  fatal(message: unknown, ...optional: unknown[]): void {
+    this.write('error', message, contextOf(optional));
+  }
+
+  private write(level: Level, message: unknown, fields: Fields): void {
+    if (!this.pino.isLevelEnabled(level)) return;
     // Nest hands over Error objects too; their class and message (never a stack) are what a reader needs.
     const msg = message instanceof Error ? `${message.name}: ${message.message}` : typeof message === 'string' ? message : JSON.stringify(message);
-    const requestId = currentRequestContext()?.requestId;
-    this.out(JSON.stringify({ time: new Date().toISOString(), level, msg, ...(requestId ? { request_id: requestId } : {}), ...fields }));
+    this.pino[level](fields, msg);
   }
 }
 
-const contextOf = (optional: unknown[]): Record<string, unknown> => {
+/** Nest passes its context name where our callers pass fields. */
+const fieldsOf = (fields: Fields | string): Fields => (typeof fields === 'string' ? { context: fields } : fields);
+
+const contextOf = (optional: unknown[]): Fields => {
   const context = optional.find((o) => typeof o === 'string');
   return context ? { context } : {};
 };
-

@@ -12,7 +12,7 @@ import {
   meiliTokensCollection,
 } from '@vault/adapters/meilisearch';
 import type { VaultConfig } from './config';
-import type { ReadModels } from './read-models';
+import { searchListeners, type ReadModels } from './read-models';
 
 export async function openMeilisearchReadModels(config: VaultConfig): Promise<ReadModels> {
   const model = new MeiliReadModel({ host: config.search, apiKey: config.meiliMasterKey }, [
@@ -24,13 +24,15 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
   // Refuses a server older than MINIMUM_MEILISEARCH_VERSION (the error names both versions and reaches main(), which
   // exits 1), then creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
   await model.ensureSetup();
+  const searches = searchListeners();
   return {
     projectionStore: model,
     rebuildable: model,
     tenants: new MeiliTenantReadModel(model),
     applications: new MeiliApplicationReadModel(model),
     formulas: new MeiliFormulaReadModel(model),
-    tokens: new MeiliTokenSearchIndex(model),
+    tokens: new MeiliTokenSearchIndex(model, searches.notify),
+    onSearch: searches.add,
     // No onSwap: a swap replaces the contents under the same index uids, for every process at once.
     // The client keeps no connection open, so there is nothing to close.
     close: async () => undefined,

@@ -34,9 +34,22 @@ export interface ReadModels {
   tokens: TokenSearchIndex;
   /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
+  /** Calls back after each token search with the plan the adapter chose and how long it ran (the API's metrics). */
+  onSearch(listener: SearchListener): void;
   close(): Promise<void>;
 }
 
+/** `plan` is one of a few fixed names per adapter (SqliteSearchPlan, or `meilisearch`); never a query or a value. */
+export type SearchListener = (plan: string, seconds: number) => void;
+
+/** The listeners of onSearch, and the one callback an adapter is given at construction that tells them all. */
+export function searchListeners(): { add(listener: SearchListener): void; notify: SearchListener } {
+  const listeners: SearchListener[] = [];
+  return {
+    add: (listener) => void listeners.push(listener),
+    notify: (plan, seconds) => listeners.forEach((listener) => listener(plan, seconds)),
+  };
+}
 
 export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection]);
 
@@ -48,7 +61,8 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   }
   const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable]);
   model.removeStaleFiles();
-  const tokens = new SqliteTokenSearchIndex(model);
+  const searches = searchListeners();
+  const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
   return {
     projectionStore: model,
     rebuildable: model,
@@ -59,6 +73,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },
+    onSearch: searches.add,
     close: async () => {
       await tokens.close();
       await model.close();

@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { Authenticator, Principal } from '@vault/application';
 import { DomainError } from '@vault/domain';
-import { VAULT_CONFIG, VaultConfig } from '@vault/nest';
+import { VAULT_CONFIG, VaultConfig, VaultMetrics } from '@vault/nest';
 import { ACCESS, Access } from './access.decorators';
 import { problem } from './problem';
 import { RateLimiter } from './rate-limiter';
@@ -19,6 +19,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
     @Inject(VAULT_CONFIG) config: VaultConfig,
+    private readonly metrics: VaultMetrics,
   ) {
     this.limiter = new RateLimiter(config.rateLimitPerSecond);
   }
@@ -33,6 +34,7 @@ export class AccessGuard implements CanActivate {
     request.principal = principal;
     const wait = this.limiter.take(principal.applicationId);
     if (wait > 0) {
+      this.metrics.rateLimited();
       throw new HttpException({ ...problem(429, 'Rate limit exceeded for this API key.'), retryAfter: wait }, 429);
     }
     if (access.kind === 'permission' && !principal.permissions.has(access.permission)) {

@@ -28,4 +28,6 @@ export interface TokenSearchIndex {
   search(request: TokenSearchRequest): Promise<Page<TokenDocument>>;
   /** Ids (with tenants) of tokens whose expires_at is at or before `now`, oldest first, for the expiry sweep. */
   expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>>;
+  /** How many tokens of every tenant are alive at `now` (not expired), by type; for the operator's metrics. */
+  countByType(now: number): Promise<Record<string, number>>;
 }

@@ -3,7 +3,7 @@
 // The tenant and expiry conditions are always their own elements of `filter`, so no compiled query can widen them,
 // and every hit's raw tenant is checked again before anything is returned.
 import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '@vault/application';
-import { parseTokenKey, tokenKey, type QueryNode } from '@vault/domain';
+import { parseTokenKey, tokenKey, TOKEN_TYPES, type QueryNode } from '@vault/domain';
 import type { RecordAny } from 'meilisearch';
 import { meiliQuote, type MeiliCollection } from './meili-collection';
 import type { MeiliReadModel } from './meili-read-model';
@@ -57,7 +57,11 @@ const ownedBy = (tenantId: string) => (hit: RecordAny): boolean => hit.tenant_id
 const toToken = (hit: RecordAny): TokenDocument => meiliTokensCollection.fromDocument(hit) as unknown as TokenDocument;
 
 export class MeiliTokenSearchIndex implements TokenSearchIndex {
-  constructor(private readonly model: MeiliReadModel) {}
+  constructor(
+    private readonly model: MeiliReadModel,
+    /** Told after each search how long it ran, in seconds (the API's metrics); Meilisearch has one plan. */
+    private readonly onSearch?: (plan: 'meilisearch', seconds: number) => void,
+  ) {}
 
   /** Ids match case-insensitively, as in search and in the embedded adapter. */
   async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
@@ -70,6 +74,7 @@ export class MeiliTokenSearchIndex implements TokenSearchIndex {
   }
 
   async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
+    const started = process.hrtime.bigint();
     // page/hitsPerPage makes totalHits exact; maxTotalHits is raised for every collection index (meiliIndexSettings).
     const response = await this.model.index(COLLECTION).search(null, {
       filter: meiliTokenSearchFilter(tenantId, query, now),
@@ -80,7 +85,9 @@ export class MeiliTokenSearchIndex implements TokenSearchIndex {
     });
     // tenant_x is exact by construction, so this drops nothing; it is the last guard against the worst bug this index
     // could have. A dropped hit is not logged: the log line would name another tenant's token.
-    return { items: response.hits.filter(ownedBy(tenantId)).map(toToken), total: response.totalHits };
+    const items = response.hits.filter(ownedBy(tenantId)).map(toToken);
+    this.onSearch?.('meilisearch', Number(process.hrtime.bigint() - started) / 1e9);
+    return { items, total: response.totalHits };
   }
 
   async expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
@@ -92,4 +99,26 @@ export class MeiliTokenSearchIndex implements TokenSearchIndex {
     });
     return response.hits.map((hit) => ({ id: parseTokenKey(hit.id as string).id, tenant_id: hit.tenant_id as string }));
   }
+
+  /**
+   * The facet distribution of type_x over live tokens. page/hitsPerPage make it exhaustive (as they make totalHits
+   * exact); hitsPerPage 0 returns no documents. There are far fewer types than maxValuesPerFacet's default of 100.
+   */
+  async countByType(now: number): Promise<Record<string, number>> {
+    const response = await this.model.index(COLLECTION).search(null, {
+      filter: [meiliTokenLiveFilter(now)],
+      facets: ['type_x'],
+      page: 1,
+      hitsPerPage: 0,
+    });
+    const counts: Record<string, number> = {};
+    for (const [key, n] of Object.entries(response.facetDistribution?.type_x ?? {})) {
+      const type = TYPE_BY_KEY.get(key);
+      if (type !== undefined) counts[type] = n;
+    }
+    return counts;
+  }
 }
+
+/** type_x holds the key of the lower-cased type (flattenToken); the catalogue's types are lower-case already. */
+const TYPE_BY_KEY = new Map<string, string>(TOKEN_TYPES.map((type) => [meiliExactKey(type), type]));

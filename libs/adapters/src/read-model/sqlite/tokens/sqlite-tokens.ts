@@ -145,16 +145,35 @@ const COUNT_INLINE_LIMIT = 5000;
 /** Selectivity answers are recomputed after this many token changes. */
 const SELECTIVITY_REFRESH = 10_000;
 
+/**
+ * How a search ran: `terms` when a selective term drove the page query from token_terms, `scan` when SQLite walked the
+ * tenant's tokens in created_at order checking each; `-worker` when its count or page ran on the worker thread.
+ */
+export type SqliteSearchPlan = 'terms' | 'scan' | 'terms-worker' | 'scan-worker';
+
+export interface SqliteTokenSearchOptions {
+  /** Terms matching fewer tokens than this drive a query from token_terms (tests set 0 to force the other plan). */
+  selectiveLimit?: number;
+  /** Counts up to this many matches on the event loop; broader ones on a worker thread (tests set 0 to force it). */
+  countInlineLimit?: number;
+  /** Told after each search which plan it took and how long it ran, in seconds (the API's metrics). */
+  onSearch?: (plan: SqliteSearchPlan, seconds: number) => void;
+}
+
 export class SqliteTokenSearchIndex implements TokenSearchIndex {
   private readonly counts = new Map<string, { stamp: number; computedAt: number; validUntil: number; total: number }>();
+  private readonly selectiveLimit: number;
+  private readonly countInlineLimit: number;
+  private readonly onSearch?: (plan: SqliteSearchPlan, seconds: number) => void;
 
   constructor(
     private readonly model: SqliteReadModel,
-    /** Terms matching fewer tokens than this drive a query from token_terms (tests set 0 to force the other plan). */
-    private readonly selectiveLimit = SELECTIVE_LIMIT,
-    /** Counts up to this many matches on the event loop; broader ones on a worker thread (tests set 0 to force it). */
-    private readonly countInlineLimit = COUNT_INLINE_LIMIT,
-  ) {}
+    options: SqliteTokenSearchOptions = {},
+  ) {
+    this.selectiveLimit = options.selectiveLimit ?? SELECTIVE_LIMIT;
+    this.countInlineLimit = options.countInlineLimit ?? COUNT_INLINE_LIMIT;
+    this.onSearch = options.onSearch;
+  }
 
   private readonly counter = new CountWorker();
   private readonly selectivity = new Map<string, boolean>();
@@ -170,12 +189,18 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   }
 
   async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
+    const started = process.hrtime.bigint();
     const db = this.model.database;
-    const { page: pageQuery, count } = this.sql(db, tenantId, query, now);
+    const { page: pageQuery, count, termsDriven } = this.sql(db, tenantId, query, now);
     const offWorker = query !== null && leavesOf(query) > WORKER_TERMS;
-    const total = await this.count(db, count.sql, count.params, now, offWorker);
+    const { total, onWorker } = await this.count(db, count.sql, count.params, now, offWorker);
+    const done = (result: Page<TokenDocument>) => {
+      const plan: SqliteSearchPlan = `${termsDriven ? 'terms' : 'scan'}${offWorker || onWorker ? '-worker' : ''}`;
+      this.onSearch?.(plan, Number(process.hrtime.bigint() - started) / 1e9);
+      return result;
+    };
     const offset = (page - 1) * size;
-    if (offset >= total) return { total, items: [] };
+    if (offset >= total) return done({ total, items: [] });
     // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
     const fromEnd = offset > total / 2;
     const [sql, params] = fromEnd
@@ -188,7 +213,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     // A costly page is read on the worker too; without one (it failed to start or died) it is read here.
     const rows = offWorker ? await this.counter.rows<{ doc: string }>(this.model.path, sql, params).catch(here) : here();
     if (fromEnd) rows.reverse();
-    return { total, items: rows.map((r) => JSON.parse(r.doc)) };
+    return done({ total, items: rows.map((r) => JSON.parse(r.doc)) });
   }
 
   /** SQLite's plan for a search's count and first page (EXPLAIN QUERY PLAN details), to check which indexes it uses. */
@@ -214,9 +239,17 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
       params: [tenantId, now, ...condition.params],
     });
     const all = { sql: '1', params: [] };
+    // The compiler asks about each term it could drive the query from; one selective answer makes the plan terms-driven.
+    let termsDriven = false;
+    const selective = (lookup: TermLookup) => {
+      const answer = this.selective(db, tenantId, lookup);
+      termsDriven ||= answer;
+      return answer;
+    };
     return {
-      page: scoped(query ? compileTokenQuery(query, tenantId, { selective: (lookup) => this.selective(db, tenantId, lookup) }) : all),
+      page: scoped(query ? compileTokenQuery(query, tenantId, { selective }) : all),
       count: scoped(query ? compileTokenQuery(query, tenantId) : all),
+      termsDriven,
     };
   }
 
@@ -224,28 +257,28 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
    * The exact number of matches. Counting a broad query walks every match, so the result is kept until a token
    * changes (this process's projector is the only writer) or the next token expires, whichever comes first.
    */
-  private async count(db: SqliteDatabase, where: string, params: unknown[], now: number, offWorker = false): Promise<number> {
+  private async count(db: SqliteDatabase, where: string, params: unknown[], now: number, offWorker = false): Promise<{ total: number; onWorker: boolean }> {
     const key = `${where}\u0000${JSON.stringify(params.slice(2))}\u0000${params[0]}`;
     const stamp = this.model.changeStamp('tokens');
     const cached = this.counts.get(key);
-    if (cached && cached.stamp === stamp && now < cached.validUntil && now >= cached.computedAt) return cached.total;
+    if (cached && cached.stamp === stamp && now < cached.validUntil && now >= cached.computedAt) return { total: cached.total, onWorker: false };
     // Up to countInlineLimit matches are counted right here (bounded work); a broader count, or one whose every row is
     // costly, goes to the worker thread.
     const bounded = offWorker
       ? this.countInlineLimit
       : (statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM tokens t WHERE ${where} LIMIT ?)`).get(...params, this.countInlineLimit) as { n: number }).n;
-    const total =
-      bounded < this.countInlineLimit
-        ? bounded
-        : await this.counter.count(this.model.path, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`, params).catch(
-            // Without a worker (it failed to start or died), count here rather than fail the search.
-            () => (statement(this.model.database, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n,
-          );
-    if (this.model.changeStamp('tokens') !== stamp) return total;
+    const onWorker = bounded >= this.countInlineLimit;
+    const total = !onWorker
+      ? bounded
+      : await this.counter.count(this.model.path, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`, params).catch(
+          // Without a worker (it failed to start or died), count here rather than fail the search.
+          () => (statement(this.model.database, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n,
+        );
+    if (this.model.changeStamp('tokens') !== stamp) return { total, onWorker };
     const next = statement(db, 'SELECT MIN(expires_at_ms) AS at FROM tokens WHERE expires_at_ms > ?').get(now) as { at: number | null };
     if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
     this.counts.set(key, { stamp, computedAt: now, validUntil: next.at ?? Number.POSITIVE_INFINITY, total });
-    return total;
+    return { total, onWorker };
   }
 
   /** A term is selective when it matches fewer than SELECTIVE_LIMIT index entries; counting stops there, so it is cheap. */
@@ -281,6 +314,14 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
 
   async expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
     return statementsFor(this.model.database).expired.all(now, limit) as Array<{ id: string; tenant_id: string }>;
+  }
+
+  /** One pass over every token, so it runs on the worker thread (here only when the worker is unavailable). */
+  async countByType(now: number): Promise<Record<string, number>> {
+    const sql = 'SELECT type, COUNT(*) AS n FROM tokens WHERE expires_at_ms IS NULL OR expires_at_ms > ? GROUP BY type';
+    const here = () => statement(this.model.database, sql).all(now) as Array<{ type: string; n: number }>;
+    const rows = await this.counter.rows<{ type: string; n: number }>(this.model.path, sql, [now]).catch(here);
+    return Object.fromEntries(rows.map((row) => [row.type, row.n]));
   }
 }
 

@@ -1,0 +1,35 @@
+// GET /metrics and the one VaultMetrics of this app, fed by the event store, the read models and the projector.
+import { Module } from '@nestjs/common';
+import { measureLag, Projector, ProjectionLag } from '@vault/application';
+import { CountingEventStore, EVENT_STORE, PROJECTOR, READ_MODELS, ReadModels, VaultMetrics } from '@vault/nest';
+import { MetricsController } from './metrics.controller';
+
+@Module({
+  controllers: [MetricsController],
+  providers: [
+    {
+      provide: VaultMetrics,
+      inject: [EVENT_STORE, READ_MODELS, PROJECTOR],
+      useFactory: (events: CountingEventStore, readModels: ReadModels, projector: Projector | null) => {
+        const metrics = new VaultMetrics({
+          projectionLag: () => projectionLag(events, readModels, projector),
+          tokenCounts: (now) => readModels.tokens.countByType(now),
+        });
+        events.onAppended((type, count) => metrics.eventsAppended(type, count));
+        readModels.onSearch((plan, seconds) => metrics.searched(plan, seconds));
+        return metrics;
+      },
+    },
+  ],
+  exports: [VaultMetrics],
+})
+export class MetricsModule {}
+
+/** The lag GET /health reports: this process's projector's, or, when another process projects, the read model's checkpoint against the log. */
+async function projectionLag(events: CountingEventStore, readModels: ReadModels, projector: Projector | null): Promise<ProjectionLag> {
+  if (projector) {
+    const status = await projector.status();
+    return { events: status.lagEvents, eventsCapped: status.lagEventsCapped, seconds: status.lagSeconds };
+  }
+  return measureLag(events, await readModels.projectionStore.checkpoint(), new Date());
+}
