@@ -67,9 +67,8 @@ export class VaultMetrics {
       help: 'Events in the log not yet applied to the read models (counted up to a cap, as in GET /health).',
       registers: [this.registry],
       async collect() {
-        const current = await readLag();
-        if (current) this.set(current.events);
-        else this.reset();
+        // NaN when a store does not answer: 0 would say the read models are caught up.
+        this.set((await readLag())?.events ?? NaN);
       },
     });
     new Gauge({
@@ -77,9 +76,7 @@ export class VaultMetrics {
       help: 'Age of the oldest event not yet applied to the read models; 0 when they are caught up.',
       registers: [this.registry],
       async collect() {
-        const current = await readLag();
-        if (current) this.set(current.seconds);
-        else this.reset();
+        this.set((await readLag())?.seconds ?? NaN);
       },
     });
     const readTokenCounts = () => this.readTokenCounts();
@@ -101,7 +98,7 @@ export class VaultMetrics {
     return this.registry.contentType;
   }
 
-  /** The exposition text. A source that fails leaves its gauge out rather than failing the scrape. */
+  /** The exposition text. A source that fails leaves its gauge out (or NaN) rather than failing the scrape. */
   render(): Promise<string> {
     return this.registry.metrics();
   }
