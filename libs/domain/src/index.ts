@@ -10,3 +10,5 @@ export * from './api-client/effective-permissions';
 export * from './reactor-formula';
 export * from './token';
 export * from './token-search';
+export * from './tokenize';
+export * from './detokenize';

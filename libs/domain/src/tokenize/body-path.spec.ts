@@ -1,0 +1,42 @@
+import { bodyFieldPath, bodyIndexPath, bodyKeyPath } from './body-path';
+
+describe('body paths', () => {
+  it.each([
+    ['', 'card', 'card'],
+    ['card', 'number', 'card.number'],
+    ['[2]', 'card_number-2', '[2].card_number-2'],
+    ['', 'first name', '["first name"]'],
+    ['card', 'a.b', 'card["a.b"]'],
+    ['', '0', '["0"]'],
+    ['', '', '[""]'],
+    ['', '__proto__', '__proto__'],
+    ['', 'say "hi"\\', '["say \\"hi\\"\\\\"]'],
+    ['', 'line\nbreak', '["line\\u000Abreak"]'],
+    ['', 'rtl\u202Eoverride', '["rtl\\u202Eoverride"]'],
+    ['', 'para\u2029graph', '["para\\u2029graph"]'],
+    ['', 'lone\uD800', '["lone\\uD800"]'],
+    ['', 'straße', '["straße"]'],
+    ['', '😀', '["😀"]'],
+  ])('%j + key %j is %s', (parent, key, expected) => {
+    expect(bodyKeyPath(parent, key)).toBe(expected);
+  });
+
+  it('shows the first 100 characters of a long key, and marks the cut outside the quotes', () => {
+    const path = bodyKeyPath('card', `${'a'.repeat(100)}"]. Injected: ${'x'.repeat(1_000_000)}`);
+    expect(path).toBe(`card["${'a'.repeat(100)}"…]`);
+    expect(bodyKeyPath('', 'b'.repeat(101))).toBe(`["${'b'.repeat(100)}"…]`);
+    expect(bodyKeyPath('', 'b'.repeat(100))).toBe('b'.repeat(100));
+  });
+
+  it('counts characters, not UTF-16 units, when cutting', () => {
+    expect(bodyKeyPath('', '😀'.repeat(101))).toBe(`["${'😀'.repeat(100)}"…]`);
+  });
+
+  it('writes array items as [i] and joins a validator field to its place', () => {
+    expect(bodyIndexPath('', 3)).toBe('[3]');
+    expect(bodyIndexPath('cards', 0)).toBe('cards[0]');
+    expect(bodyFieldPath('', 'data')).toBe('data');
+    expect(bodyFieldPath('[2]', 'data')).toBe('[2].data');
+    expect(bodyFieldPath('card', 'containers[0]')).toBe('card.containers[0]');
+  });
+});

@@ -1,0 +1,2 @@
+export * from './body-path';
+export * from './tokenize.plan';
