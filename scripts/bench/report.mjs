@@ -1,0 +1,319 @@
+// Everything the bench prints: one function per section, from the figures the phases put in ctx.results. Each returns
+// the section's lines joined with '\n' (a trailing '' is the blank line after it), for ctx.log.
+import { int, mb, ms, pct, secs, table } from './util.mjs';
+
+const lines = (...parts) => parts.join('\n');
+const rateCell = (rps) => `${int(rps)}/s`;
+/** A throughput as a share of the baseline's req/s (null before the baseline ran). */
+const ratioTo = (baseline) => (rps) => (baseline ? rps / baseline.rps : null);
+const env = (overrides) => Object.entries(overrides).map(([k, v]) => `${k}=${v}`).join(' ');
+
+export function machine(m, opts, tmp, argv) {
+  return lines(
+    `# Vault benchmark, ${m.date}`,
+    '',
+    table(
+      ['machine', ''],
+      [
+        ['cores', `${m.cores} (available parallelism ${m.available_parallelism})`],
+        ['CPU', m.cpu_model],
+        ['memory', mb(m.total_memory_bytes)],
+        ['Node.js', m.node],
+        ['OS', m.platform],
+        ['load average at start', m.load_average.join(' ')],
+        ['autocannon', `${m.autocannon} (separate process, pipelining 1)`],
+        ['command', `node scripts/bench/run.mjs ${argv.join(' ')}`.trim()],
+      ],
+    ),
+    '',
+    `Settings: --tokens ${opts.tokens} --duration ${opts.duration} --connections ${opts.connections} --seed ${opts.seed}; all traffic to 127.0.0.1; temp dir ${tmp}`,
+    '',
+  );
+}
+
+export const baselineIntro = () => lines('## Baseline: minimal node:http server (scripts/bench/baseline-server.mjs)', '');
+
+export function baseline(b, opts) {
+  return lines(table(['server', 'connections', 'req/s', 'p50', 'p99', 'non-2xx'], [['node:http, POST small JSON', opts.connections, rateCell(b.rps), ms(b.latency.p50), ms(b.latency.p99), int(b.non2xx)]]), '');
+}
+
+export const serviceIntro = () => lines('## Service', '');
+
+export function serviceStarted({ opts, started, dataDir, serviceLog, rateLimit }) {
+  return lines(
+    `- command: node --no-node-snapshot ${opts.serviceArgs.map((a) => a + ' ').join('')}dist/apps/api/src/main.js (pid ${started.pid}), started in ${started.startup_ms} ms, listening on 127.0.0.1:${started.port}`,
+    `- VAULT_DATA_DIR=${dataDir} (fresh, embedded event store and read model; deleted at the end unless --keep-data)`,
+    `- VAULT_RATE_LIMIT_PER_SECOND=${rateLimit} (default 2000 per key: raised so that the per-key limiter never throttles the benchmark; every request still passes through it)`,
+    `- VAULT_BOOTSTRAP_KEY=<random, 64 chars>; other settings at their defaults${Object.keys(opts.serviceEnv).length ? `, plus ${env(opts.serviceEnv)}` : ''}`,
+    `- service output (JSON logs): ${serviceLog}`,
+  );
+}
+
+export const applicationCreated = () => lines(`- application "bench" (private; token:create, token:read, token:search; no rules, so data is masked in responses)`, '');
+
+/** One line for a restart of the service on the same data dir (the lag phase runs on its own process). */
+export function serviceRestarted({ stopped, started, ready_ms }, overrides) {
+  const settings = Object.keys(overrides).length ? `with ${env(overrides)}` : 'with the settings of the other phases';
+  return lines(`Service restarted ${settings}: the previous process exited ${stopped.code} on SIGTERM after ${stopped.ms} ms; pid ${started.pid} listening after ${started.startup_ms} ms, read model caught up (lag 0) ${ready_ms} ms later.`, '');
+}
+
+export function createIntro(opts) {
+  return lines(
+    `## Phase 1: create (POST /tokens, ${opts.connections} connections, ${opts.duration} s)`,
+    '',
+    'Mix: 40% card_number (Luhn-valid), 25% social_security_number, 15% employer_id_number, 20% token (JSON, search_indexes {{ data.email }} and {{ data.customer_ref }}); half in 1–2 of /pci/high/, /pii/high/, /general/high/, /customers/eu/, /customers/us/, half in the type default; 0–3 metadata pairs.',
+    '',
+  );
+}
+
+export function create(c, baselineResult) {
+  const ratio = ratioTo(baselineResult);
+  return lines(
+    table(
+      ['figure', 'value'],
+      [
+        ['tokens/s', rateCell(c.tokens_per_s)],
+        ['vs baseline', pct(ratio(c.tokens_per_s))],
+        ['p50', ms(c.latency.p50)],
+        ['p95', ms(c.latency.p95)],
+        ['p99', ms(c.latency.p99)],
+        ['max', ms(c.latency.max)],
+        ['tokens created', int(c.created)],
+        ['non-2xx', int(c.non2xx)],
+        ['errors / timeouts', `${c.errors} / ${c.timeouts}`],
+      ],
+    ),
+    '',
+  );
+}
+
+export const loadIntro = (opts) => lines(`## Phase 2: loading to ${int(opts.tokens)} tokens (POST /tokens, ${opts.connections} connections, same mix)`, '');
+export const loadNothing = (created) => `The create phase already made ${int(created)} tokens; nothing to load.`;
+
+export function loadProgress({ done, target, rate, elapsed, eta }) {
+  return `load: ${int(done)}/${int(target)} tokens (${Math.floor((done / target) * 100)}%), ${int(rate)} tokens/s, elapsed ${secs(elapsed)}, ETA ${Number.isFinite(eta) ? secs(eta) : '?'}`;
+}
+
+export function load(l, baselineResult) {
+  const ratio = ratioTo(baselineResult);
+  return lines(
+    '',
+    table(
+      ['figure', 'value'],
+      [
+        ['tokens in the vault (search total, query null)', int(l.visible_in_search)],
+        ['creates answered 2xx so far', int(l.acked)],
+        ['loaded in this phase', int(l.loaded_in_phase)],
+        ['loading time', secs(l.seconds)],
+        ['tokens/s (wall clock, incl. worker restarts)', l.tokens_per_s === null ? null : rateCell(l.tokens_per_s)],
+        ['vs baseline', pct(ratio(l.tokens_per_s ?? 0))],
+        ['service RSS at N tokens', mb(l.rss_bytes_at_n)],
+        ['sampled tokens kept for search', int(l.samples)],
+      ],
+    ),
+    '',
+  );
+}
+
+export function lagIntro(plan, opts) {
+  return lines(
+    `## Phase 3: projection lag (about ${int(opts.lagRate)} creates/s for ${opts.duration} s)`,
+    '',
+    `The service runs this phase with VAULT_WRITE_WAIT_MS=0: a create answers as soon as its event is stored, without waiting for the read model, so the time until search returns the token is the projection's real lag. ` +
+      `autocannon sends ${int(plan.cannonRate)} creates/s (overallRate, ${Math.min(opts.connections, plan.cannonRate)} connections); the harness sends every ${plan.every}th create itself (${plan.harnessRate}/s), and from its 2xx polls POST /tokens/search {"query":"id:<id>"} every ${plan.pollMs} ms until the token is returned, for at most ${opts.lagTimeout} s (a token not returned by then fails the run).`,
+    '',
+  );
+}
+
+export function lag(g, baselineResult, opts) {
+  const ratio = ratioTo(baselineResult);
+  const share = (n, of) => (of ? `${pct(n / of)} (${int(n)} of ${int(of)})` : null);
+  return lines(
+    '',
+    table(
+      ['figure', 'value'],
+      [
+        ['creates/s achieved (target ≈ ' + int(opts.lagRate) + ')', rateCell(g.achieved_creates_per_s)],
+        ['vs baseline', pct(ratio(g.achieved_creates_per_s))],
+        ['timed samples', int(g.samples)],
+        [`never returned by search within ${g.timeout_s} s`, int(g.not_searchable_within_timeout)],
+        ['answered before the read model had it (X-Projection-Pending)', share(g.projection_pending, g.harness_creates)],
+        ['lag p50 (2xx → returned by search)', ms(g.lag_ms.p50)],
+        ['lag p95', ms(g.lag_ms.p95)],
+        ['lag p99', ms(g.lag_ms.p99)],
+        ['lag max', ms(g.lag_ms.max)],
+        ['found by the first search', pct(g.samples ? g.first_poll_hits / g.samples : null)],
+        ['searches per sample, p50 / p99 / max', g.polls.count ? `${int(g.polls.p50)} / ${int(g.polls.p99)} / ${int(g.polls.max)}` : null],
+        ['round trip of the search that found it, p50 / p99', g.found_search_ms.count ? `${ms(g.found_search_ms.p50)} / ${ms(g.found_search_ms.p99)}` : null],
+        ['create p50 / p99 (autocannon)', `${ms(g.autocannon_create_latency.p50)} / ${ms(g.autocannon_create_latency.p99)}`],
+        ['GET /health lag_events, max seen', int(g.health_max_lag_events)],
+      ],
+    ),
+    '',
+    ...(g.harness_creates > 0 && g.projection_pending === 0
+      ? [`None of the ${int(g.harness_creates)} timed creates carried X-Projection-Pending although the service answered writes without waiting for the read model: it had applied each event before the response was sent, so the lag a client sees is at most one search round trip.`]
+      : []),
+    `Each lag runs from the create's 2xx to the answer of the first search that returns the token, so it includes that search's round trip and up to one ${g.poll_interval_ms} ms poll interval. ` +
+      `The polls added ${int(g.searches)} searches (about ${int(g.searches / g.seconds)}/s) to the create load.`,
+    '',
+  );
+}
+
+export const searchIntro = (created, opts) => lines(`## Phase 4: search over ${int(created)} tokens (POST /tokens/search, 20 per page, ${opts.connections} connections)`, '');
+
+export function search(s, baselineResult, opts) {
+  const ratio = ratioTo(baselineResult);
+  const latencyCells = (r) => [ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.p99)];
+  const kindRow = (name, label) => {
+    const k = s.kinds[name];
+    return [label, k.example.length > 70 ? k.example.slice(0, 67) + '...' : k.example, int(k.responses), rateCell(k.rps), pct(ratio(k.rps)), ...latencyCells(k), int(k.non2xx + k.timeouts)];
+  };
+  const mixRow = (key, label) => {
+    const m = s[key];
+    return [`**${key === 'mix' ? 'full mix' : 'selective mix'}**`, label, int(m.responses), rateCell(m.rps), pct(ratio(m.rps)), ...latencyCells(m), int(m.non2xx + m.timeouts)];
+  };
+  const broad = Object.keys(s.kinds).filter((name) => !s.selective_kinds.includes(name));
+  const rows = [
+    ...s.selective_kinds.map((name) => kindRow(name, name)),
+    mixRow('selective_mix', `selective mix (${s.selective_kinds.join(', ')})`),
+    ...broad.map((name) => kindRow(name, `${name} (${s.broad.requests} requests, ${s.broad.connections} conn.)`)),
+    mixRow('mix', `full mix (all kinds above, in rotation; ${s.mix.requests} requests)`),
+  ];
+  return lines(
+    `Each selective kind runs alone for ${s.per_kind_seconds} s and the selective mix for ${opts.duration} s at ${opts.connections} connections. Broad kinds answer ${s.broad.requests} requests each at ${s.broad.connections} connections; the full mix ${s.mix.requests} requests at ${opts.connections}.`,
+    '',
+    table(['kind', 'query', 'answers', 'req/s', 'vs baseline', 'p50', 'p95', 'p99', 'non-2xx + timeouts'], rows),
+    '',
+    'Within the full mix, per kind:',
+    '',
+    table(
+      ['kind', 'answers', 'req/s', 'vs baseline', 'p50', 'p95', 'p99'],
+      Object.entries(s.mix.by_kind).map(([name, k]) => [name, int(k.responses), rateCell(k.rps), pct(ratio(k.rps)), ...latencyCells(k)]),
+    ),
+    '',
+  );
+}
+
+export const rebuildIntro = () => lines('## Phase 5: rebuild (node --no-node-snapshot dist/apps/cli/src/main.js projections rebuild, API running)', '');
+/** A line of the CLI's own output, passed through while it runs. */
+export const childLine = (line) => `  ${line}`;
+
+export function rebuild(r, baselineResult) {
+  const ratio = ratioTo(baselineResult);
+  return lines(
+    '',
+    table(
+      ['figure', 'value'],
+      [
+        ['events replayed', int(r.events)],
+        ['rebuild seconds (CLI figure)', `${r.seconds} s`],
+        ['events/s', rateCell(r.events_per_second)],
+        ['vs baseline (events/s ÷ baseline req/s)', pct(ratio(r.events_per_second))],
+        ['CLI wall time (incl. start-up)', `${r.wall_seconds} s`],
+        ['CLI peak RSS (sampled every 100 ms)', mb(r.cli_peak_rss_bytes)],
+        ['API ready with lag 0 afterwards', `${r.ready_with_lag_0 ? 'yes' : 'NO'}, after ${int(r.ready_after_ms)} ms`],
+        ['tokens visible to search afterwards', int(r.visible_after)],
+      ],
+    ),
+    '',
+  );
+}
+
+export const meiliIntro = () => lines('### Meilisearch catch-up (projector from this log into an empty Meilisearch read model)', '');
+export const meiliSkipped = () => lines('Skipped: MEILI_URL is not set. Set MEILI_URL (and MEILI_MASTER_KEY) to a Meilisearch server to measure it.', '');
+
+export function meili(result, opts, url) {
+  return lines(
+    table(
+      ['figure', 'value'],
+      [
+        ['Meilisearch server', `v${result.meilisearch_version} at ${url}`],
+        ['events applied', `${int(result.events_applied)} of ${int(result.log_events)}${result.caught_up ? ' (caught up)' : ` (stopped after ${opts.meiliSeconds} s)`}`],
+        ['catch-up events/s', rateCell(result.events_per_second)],
+        ['seconds', `${result.seconds} s`],
+        ['batches (events per batch)', `${int(result.batches)} (${int(result.mean_batch_events)} on average, as the embedded log's subscription hands them over)`],
+      ],
+    ),
+    '',
+  );
+}
+
+export function memory(m) {
+  const pids = m.processes.map((p) => p.pid);
+  const which = pids.length === 1 ? `pid ${pids[0]}` : `pids ${pids.join(', ')}, one process per restart`;
+  const hwmLabel = pids.length === 1 ? 'peak RSS (VmHWM)' : `peak RSS (VmHWM, highest of the ${pids.length} processes)`;
+  return lines(
+    `## Phase 6: memory of the service (${which}; VmRSS sampled every second, VmHWM from /proc at the end)`,
+    '',
+    table(
+      ['phase', 'peak RSS (sampled)'],
+      Object.entries(m.peak_rss_by_phase_bytes).map(([phase, bytes]) => [phase, mb(bytes)]),
+    ),
+    '',
+    table(['figure', 'value'], [[hwmLabel, mb(m.vm_hwm_bytes)], ['RSS at N tokens (after loading)', mb(m.rss_at_n_bytes)], ['RSS now', mb(m.rss_now_bytes)]]),
+    '',
+  );
+}
+
+export function shutdown(s) {
+  return lines(`Service stopped with SIGTERM: ${s.killed ? 'did NOT exit within 30 s, killed' : `exit code ${s.exit_code ?? s.signal}`} after ${s.ms} ms.`, '');
+}
+
+export const worstCaseIntro = () => lines('## Phase 7: worst-case bodies (scripts/bench/worst-case-bodies.mjs, the built app in-process)', '');
+
+/** The targets of issue 5 with a verdict each; returns the printed summary and the targets for the JSON. */
+export function summary(results, opts, created) {
+  const s = results.search;
+  const base = results.baseline.rps;
+  const lagResult = results.lag;
+  const lagFailed = lagResult.not_searchable_within_timeout > 0;
+  // [figure, measured (text), target (text), measured (number), limit, 'max' | 'min' | null, failed]
+  const specs = [
+    ['search p50, selective mix', ms(s.selective_mix.latency.p50), '≤ 3 ms', s.selective_mix.latency.p50, 3, 'max'],
+    ['search p99, selective mix', ms(s.selective_mix.latency.p99), '≤ 15 ms', s.selective_mix.latency.p99, 15, 'max'],
+    ['search throughput, selective mix', `${rateCell(s.selective_mix.rps)} (${pct(s.selective_mix.rps / base)})`, '≥ 35% of baseline', s.selective_mix.rps / base, 0.35, 'min'],
+    ['search throughput, full mix', `${rateCell(s.mix.rps)} (${pct(s.mix.rps / base)})`, '≥ 35% of baseline', s.mix.rps / base, 0.35, 'min'],
+    ['search p50 / p99, full mix (info)', `${ms(s.mix.latency.p50)} / ${ms(s.mix.latency.p99)}`, '(info)', s.mix.latency.p99, null, null],
+    ['token creates/s', `${rateCell(results.create.tokens_per_s)} (${pct(results.create.tokens_per_s / base)})`, '≥ 3,000/s', results.create.tokens_per_s, 3000, 'min'],
+    ['token creates vs baseline', pct(results.create.tokens_per_s / base), '≥ 20% of baseline', results.create.tokens_per_s / base, 0.2, 'min'],
+    [
+      `projection lag p99 at ${int(lagResult.achieved_creates_per_s)} creates/s (write wait 0)`,
+      lagFailed ? `${ms(lagResult.lag_ms.p99) ?? 'no sample found'}; ${int(lagResult.not_searchable_within_timeout)} never searchable within ${lagResult.timeout_s} s` : ms(lagResult.lag_ms.p99),
+      '≤ 100 ms',
+      lagResult.lag_ms.p99,
+      100,
+      'max',
+      lagFailed,
+    ],
+    ['rebuild', `${int(results.rebuild.events_per_second)} events/s`, '≥ 50,000 events/s', results.rebuild.events_per_second, 50000, 'min'],
+    ['peak RSS of the service', mb(results.memory.peak_rss_bytes), '≤ 400 MB', results.memory.peak_rss_bytes, 400 * 1048576, 'max'],
+    worstCaseSpec(results.worst_case_bodies),
+  ];
+  const verdict = (value, limit, kind, failed) => {
+    if (failed) return 'FAIL';
+    if (!kind) return '—';
+    if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+    return (kind === 'max' ? value <= limit : value >= limit) ? 'PASS' : 'MISS';
+  };
+  const rows = specs.map(([figure, text, target, value, limit, kind, failed]) => [figure, text, target, verdict(value, limit, kind, failed)]);
+  const targets = specs.map(([figure, text, target, value, limit, kind], i) => ({ figure, measured: text, target, value, limit, limit_is: kind, verdict: rows[i][3] }));
+  const m = results.machine;
+  const text = lines(
+    `## Summary: ${int(created)} tokens, ${opts.connections} connections, baseline ${rateCell(base)}`,
+    '',
+    table(['figure', 'measured', 'target', 'verdict'], rows),
+    '',
+    ...(opts.tokens < 1_000_000 ? [`The targets of issue 5 are defined for 1,000,000 tokens on a 2-core machine; this run loaded ${int(opts.tokens)}.`] : []),
+    ...(m.cores !== 2 ? [`This machine has ${m.cores} cores; the targets assume 2.`] : []),
+    `Load average at start ${m.load_average.join(' ')}, at the end ${m.load_average_at_end.join(' ')} (other work on the machine skews every figure).`,
+    ...(results.warnings.length > 0 ? [`${results.warnings.length} warning(s) above.`] : []),
+  );
+  return { text, targets };
+}
+
+/** The summary row of phase 7: the longest any endpoint's worst-case body held the event loop. */
+function worstCaseSpec(worstCase) {
+  const byEndpoint = worstCase?.by_endpoint ?? {};
+  const [endpoint, max] = Object.entries(byEndpoint).sort((a, b) => b[1] - a[1])[0] ?? [null, null];
+  return ['worst-case bodies: longest event-loop hold', max === null ? null : `${ms(max)} (${endpoint})`, '≤ 50 ms', max, 50, 'max'];
+}
