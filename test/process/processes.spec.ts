@@ -136,18 +136,4 @@ describe('the built service as processes', () => {
   it('shuts down cleanly on SIGTERM', async () => {
     expect(await api.stop('SIGTERM')).toBe(0);
   });
-
-  it('prints help for the CLI and each command, and refuses unknown commands', async () => {
-    const help = await runCli(['--help'], env());
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/tenant create --name <name>/);
-    expect((await runCli(['tenant', 'create', '--help'], env())).stdout).toMatch(/management_key/);
-    expect((await runCli(['projections', 'rebuild', '--help'], env())).stdout).toMatch(/ETA/);
-    const unknown = await runCli(['tenant', 'explode'], env());
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown command/);
-    const missing = await runCli(['tenant', 'create'], env());
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--name/);
-  });
 });

@@ -3,13 +3,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ImportOutcome } from '@vault/application';
 import { DomainError } from '@vault/domain';
-import { UsageError } from '../cli-args';
+import { UsageError } from '../program';
 
 export interface ImportReport {
   imported: Array<ImportOutcome & { file: string }>;
   failed: Array<{ file: string; error: string; errors?: Record<string, string[]> }>;
 }
 
+/** The formula files `path` names: itself, or the .json files of a folder in name order. */
 export function formulaFiles(path: string): string[] {
   let stat;
   try {
@@ -26,14 +27,14 @@ export function formulaFiles(path: string): string[] {
   return files;
 }
 
-/** Imports every formula file under `path` through `importOne` (the ImportOfficialFormulaCommand's handler, via the bus). */
+/** Imports each of `files` through `importOne` (the ImportOfficialFormulaCommand's handler, via the bus). */
 export async function importFormulas(
   importOne: (file: unknown) => Promise<ImportOutcome>,
-  path: string,
+  files: string[],
   log: (line: string) => void,
 ): Promise<ImportReport> {
   const report: ImportReport = { imported: [], failed: [] };
-  for (const file of formulaFiles(path)) {
+  for (const file of files) {
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
       const outcome = await importOne(parsed);

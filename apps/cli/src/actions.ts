@@ -1,0 +1,69 @@
+// What each command does, in the vault's Nest context (the same bus and handlers as the API). main.ts loads this only
+// when a command runs, so `--help` and usage errors answer without starting Nest.
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CreateTenantCommand, EventStore, ImportOfficialFormulaCommand, rebuildReadModel } from '@vault/application';
+import { ConfigError, EVENT_STORE, READ_MODELS, ReadModels, allProjections, loadConfig, VaultBus } from '@vault/nest';
+import { CliModule } from './cli.module';
+import { formulaFiles, importFormulas } from './commands/formulas-import';
+import { CliActions, EXIT, UsageError } from './program';
+import { formatProgress } from './progress';
+
+/** Who the event log records for the operator's commands. */
+const OPERATOR = { type: 'operator', id: 'cli' } as const;
+
+export const actions: CliActions = {
+  tenantCreate: (name) =>
+    withApp(async (app) => {
+      const created = await app.get(VaultBus).execute(new CreateTenantCommand(name, OPERATOR, randomUUID()));
+      process.stdout.write(JSON.stringify(created) + '\n');
+      return EXIT.ok;
+    }),
+
+  formulasImport: (path) => {
+    // Before the stores open, so a mistyped path creates no data dir.
+    const files = formulaFiles(path);
+    return withApp(async (app) => {
+      const bus = app.get(VaultBus);
+      const correlationId = randomUUID();
+      const report = await importFormulas(
+        (file) => bus.execute(new ImportOfficialFormulaCommand(file, OPERATOR, correlationId)),
+        files,
+        (line) => process.stderr.write(line + '\n'),
+      );
+      process.stdout.write(JSON.stringify(report) + '\n');
+      return report.failed.length > 0 ? EXIT.failed : EXIT.ok;
+    });
+  },
+
+  projectionsRebuild: () =>
+    withApp(async (app) => {
+      const readModels = app.get<ReadModels>(READ_MODELS);
+      process.stderr.write(`Rebuilding ${readModels.rebuildable.describe()}\n`);
+      const result = await rebuildReadModel(app.get<EventStore>(EVENT_STORE), readModels.rebuildable, allProjections(), (p) =>
+        process.stderr.write(formatProgress(p) + '\n'),
+      );
+      const seconds = Math.round(result.seconds * 100) / 100;
+      process.stdout.write(JSON.stringify({ events: result.events, seconds, events_per_second: Math.round(result.eventsPerSecond) }) + '\n');
+      return EXIT.ok;
+    }),
+};
+
+/** Starts the vault's Nest context (stores, bus, handlers; no projector) for one command and closes it after. */
+async function withApp(command: (app: INestApplicationContext) => Promise<number>): Promise<number> {
+  let app: INestApplicationContext;
+  try {
+    // abortOnError: false so a start-up failure (a store that cannot be reached, a server too old) reaches main's
+    // handler, which prints it, instead of Nest exiting silently.
+    app = await NestFactory.createApplicationContext(CliModule.forRoot(loadConfig()), { logger: false, abortOnError: false });
+  } catch (error) {
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
+  }
+  try {
+    return await command(app);
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,142 @@
+// The commands, their arguments and their help as commander declares them; what each one does is in actions.ts.
+import { Command, CommanderError } from 'commander';
+
+/** A mistake in how the CLI was called or configured: printed with the command's help, exit 2. */
+export class UsageError extends Error {}
+
+/** What the commands run; each resolves to the process's exit code. */
+export interface CliActions {
+  tenantCreate(name: string): Promise<number>;
+  projectionsRebuild(): Promise<number>;
+  formulasImport(path: string): Promise<number>;
+}
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/**
+ * Parses `argv` (the arguments after `vault`), runs the command and resolves to the exit code; a failure rejects. The
+ * actions are loaded only once a command is to run.
+ */
+export async function runProgram(argv: string[], loadActions: () => Promise<CliActions>): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = vaultProgram(loadActions, (exitCode) => (code = exitCode));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    // Help asked for exits 0; any other commander exit (unknown command, missing argument or option, no command) is
+    // a usage error.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    throw error;
+  }
+}
+
+export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code: number) => void): Command {
+  const program = new Command('vault')
+    .description(
+      "The vault operator's command line: tenants, read-model rebuilds and official\n" +
+        'reactor formulas. Results are one JSON line on stdout; progress and logs go to\n' +
+        'stderr.',
+    )
+    // Set before the subcommands are added: each inherits them.
+    .exitOverride()
+    .showHelpAfterError()
+    .configureHelp({ subcommandTerm: (cmd) => [cmd.name(), ...needs(cmd)].join(' ') });
+
+  const tenant = program.command('tenant').description('Create tenants (the management key is shown once)');
+  const projections = program.command('projections').description('Rebuild the read models from the event log');
+  const formulas = program.command('formulas').description('Import official reactor formulas');
+
+  const run = <A extends unknown[]>(leaf: Command, action: (...args: A) => Promise<number>) =>
+    leaf.action(async (...args: A) => {
+      try {
+        exit(await action(...args));
+      } catch (error) {
+        if (error instanceof UsageError) leaf.error(`error: ${error.message}`, { exitCode: EXIT.usage, code: 'vault.usage' });
+        throw error;
+      }
+    });
+
+  run(
+    tenant
+      .command('create')
+      .summary('Create a tenant; print its id and key as JSON')
+      .description(
+        'Creates a tenant and its first management application, and prints one JSON\n' +
+          'line on stdout:\n' +
+          '  {"tenant_id": "…", "management_key": "…"}\n' +
+          'The key is shown only here; store it safely, for instance:\n' +
+          '  key=$(npm run -s vault -- tenant create --name acme | jq -r .management_key)\n' +
+          'Works while the API is running on the same data dir; the new key is usable\n' +
+          'within a second.',
+      )
+      .requiredOption('--name <name>', "the tenant's name"),
+    async ({ name }: { name: string }) => {
+      if (name.trim() === '') throw new UsageError('tenant create needs a non-blank --name <name>');
+      return (await loadActions()).tenantCreate(name);
+    },
+  );
+
+  run(
+    projections
+      .command('rebuild')
+      .summary('Replay the event log into a fresh read model')
+      .description(
+        'Replays the whole event log into a fresh read model (a new SQLite file, or new\n' +
+          'Meilisearch indexes) and swaps it in atomically; a running API follows the swap\n' +
+          'within a second. The live read model is never edited. Progress (events done,\n' +
+          'share of the log, events/s, ETA) is printed on stderr, then one JSON line on\n' +
+          'stdout:\n' +
+          '  {"events": …, "seconds": …, "events_per_second": …}',
+      ),
+    async () => (await loadActions()).projectionsRebuild(),
+  );
+
+  run(
+    formulas
+      .command('import')
+      .summary('Create or update official reactor formulas')
+      .description(
+        'Imports official reactor formulas, visible to every tenant. Each JSON file holds\n' +
+          'one formula: the body of POST /reactor-formulas plus a fixed "id" (UUID) and a\n' +
+          '"status" ("verified" or "coming_soon"), with "type": "official". Importing the\n' +
+          'same file again updates that formula (or leaves it unchanged) instead of adding\n' +
+          'a copy. The code is checked in the sandbox like an API create. Prints one line\n' +
+          'per file on stderr and a JSON summary on stdout:\n' +
+          '  {"imported": [{"id", "name", "result", "file"}, …],\n' +
+          '   "failed": [{"file", "error"}, …]}\n' +
+          'Exits 1 if any file failed. The repository ships formulas/official/.',
+      )
+      .argument('<file-or-dir>', 'a formula JSON file, or a folder of them (imported in name order)'),
+    async (path: string) => (await loadActions()).formulasImport(path),
+  );
+
+  const leaves = program.commands.flatMap((group) => group.commands);
+  for (const leaf of leaves) if (needs(leaf).length > 0) leaf.usage(needs(leaf).join(' '));
+  const synopses = leaves.map((leaf) => [leaf.parent!.name(), leaf.name(), ...needs(leaf)].join(' '));
+  const width = Math.max(...synopses.map((s) => s.length)) + 2;
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Commands and what they need:',
+      ...leaves.map((leaf, i) => `  ${synopses[i].padEnd(width)}${leaf.summary()}`),
+      '',
+      "Run it as `npm run -s vault -- <command>` (-s keeps npm's banner off stdout) or,",
+      'once built, `npx vault <command>`. Each command accepts --help. Configuration',
+      'comes from the same environment variables as the API (VAULT_DATA_DIR,',
+      'VAULT_EVENT_STORE, VAULT_SEARCH, MEILI_MASTER_KEY); see the README.',
+      'Exit status: 0 done, 1 failed ("vault: <reason>" on stderr), 2 usage or',
+      'configuration error.',
+    ].join('\n'),
+  );
+  return program;
+}
+
+/** What a command cannot run without: its mandatory options and its arguments (`--name <name>`, `<file-or-dir>`). */
+function needs(cmd: Command): string[] {
+  return [
+    ...cmd.options.filter((option) => option.mandatory).map((option) => option.flags),
+    ...cmd.registeredArguments.map((arg) => (arg.required ? `<${arg.name()}>` : `[${arg.name()}]`)),
+  ];
+}

@@ -1,0 +1,152 @@
+// The built vault CLI as a process, on its own (the runs beside an API are in processes.spec.ts): help for every
+// command, usage errors and failures with their exit codes, one JSON line on stdout, and the package's bin.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CliResult, runCli } from '../support/processes';
+
+const root = join(__dirname, '..', '..');
+
+/** Runs `command` as a user's shell would (no --no-node-snapshot of ours), from the repository. */
+function run(command: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the vault CLI', () => {
+  let parent: string;
+  let dataDir: string;
+  const env = () => ({ VAULT_DATA_DIR: dataDir });
+
+  beforeEach(() => {
+    parent = mkdtempSync(join(tmpdir(), 'vault-cli-'));
+    dataDir = join(parent, 'data');
+  });
+  afterEach(() => rmSync(parent, { recursive: true, force: true }));
+
+  describe('help, on stdout with exit 0, opening no store', () => {
+    const top = ['Usage: vault [options] [command]', /tenant create --name <name>/, /projections rebuild/, /formulas import <file-or-dir>/] as const;
+    const tenant = ['Usage: vault tenant [options] [command]', /create --name <name>/] as const;
+    it.each<[string, readonly [string, ...RegExp[]]]>([
+      ['--help', top],
+      ['-h', top],
+      ['help', top],
+      ['tenant --help', tenant],
+      ['help tenant', tenant],
+      ['tenant create --help', ['Usage: vault tenant create --name <name>', /"management_key"/, /shown only here/, /jq -r \.management_key/]],
+      ['tenant create --name acme --help', ['Usage: vault tenant create --name <name>', /shown only here/]],
+      ['projections --help', ['Usage: vault projections [options] [command]', /rebuild\s+Replay the event log/]],
+      ['projections rebuild --help', ['Usage: vault projections rebuild [options]', /ETA\) is printed on stderr/, /"events_per_second"/]],
+      ['formulas --help', ['Usage: vault formulas [options] [command]', /import <file-or-dir>/]],
+      ['formulas import --help', ['Usage: vault formulas import <file-or-dir>', /Exits 1 if any file failed/, /stderr/]],
+    ])('vault %s', async (args, [usage, ...content]) => {
+      const result = await runCli(args.split(' '), env());
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout.split('\n')[0]).toBe(usage);
+      for (const pattern of content) expect(result.stdout).toMatch(pattern);
+      expect(existsSync(dataDir)).toBe(false);
+    });
+  });
+
+  describe('usage errors: the reason and the usage on stderr, nothing on stdout, exit 2, no data dir created', () => {
+    it.each<[string[], RegExp]>([
+      [[], /^Usage: vault \[options\] \[command\]/],
+      [['tenant'], /^Usage: vault tenant \[options\] \[command\]/],
+      [['explode'], /^error: unknown command 'explode'/],
+      [['tenant', 'explode'], /^error: unknown command 'explode'/],
+      [['help', 'explode'], /^Usage: vault \[options\] \[command\]/],
+      [['tenant', 'create'], /^error: required option '--name <name>' not specified/],
+      [['tenant', 'create', '--name'], /^error: option '--name <name>' argument missing/],
+      [['tenant', 'create', '--name', '  '], /^error: tenant create needs a non-blank --name <name>/],
+      [['tenant', 'create', '--name', 'acme', 'extra'], /^error: too many arguments for 'create'/],
+      [['projections', 'rebuild', '--fast'], /^error: unknown option '--fast'/],
+      [['formulas', 'import'], /^error: missing required argument 'file-or-dir'/],
+      [['formulas', 'import', '/no/such/formulas'], /^error: No such file or directory: \/no\/such\/formulas/],
+    ])('vault %j', async (args, reason) => {
+      const result = await runCli(args, env());
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(reason);
+      expect(result.stderr).toMatch(/^Usage: vault/m);
+      expect(existsSync(dataDir)).toBe(false);
+    });
+
+    it('a bad configuration is a usage error too', async () => {
+      const result = await runCli(['tenant', 'create', '--name', 'acme'], { ...env(), VAULT_LOG_LEVEL: 'loud' });
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(/^error: VAULT_LOG_LEVEL must be debug, info, warn or error/);
+    });
+  });
+
+  it('a failure prints "vault: <reason>" on stderr and exits 1', async () => {
+    writeFileSync(join(parent, 'not-a-dir'), '');
+    const result = await runCli(['tenant', 'create', '--name', 'acme'], { VAULT_DATA_DIR: join(parent, 'not-a-dir', 'data') });
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toMatch(/^vault: .*ENOTDIR/m);
+  });
+
+  it('tenant create prints one JSON line on stdout, and the key nowhere else', async () => {
+    const result = await runCli(['tenant', 'create', '--name', 'acme'], env());
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('');
+    const created = JSON.parse(lines[0]);
+    expect(Object.keys(created)).toEqual(['tenant_id', 'management_key']);
+    expect(created.management_key).toMatch(/^key_mgt_/);
+    expect(result.stderr).not.toContain(created.management_key);
+  });
+
+  it('formulas import exits 1 when a file failed, still importing the others and printing one JSON summary', async () => {
+    const dir = join(parent, 'formulas');
+    mkdirSync(dir);
+    copyFileSync(join(root, 'formulas', 'official', 'mask-email.json'), join(dir, 'a-mask-email.json'));
+    writeFileSync(join(dir, 'b-broken.json'), '{');
+    const result = await runCli(['formulas', 'import', dir], env());
+    expect(result.code).toBe(1);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.imported).toEqual([expect.objectContaining({ file: 'a-mask-email.json', name: 'Mask Email', result: 'created' })]);
+    expect(report.failed).toEqual([expect.objectContaining({ file: 'b-broken.json', error: expect.stringMatching(/^not valid JSON/) })]);
+    expect(result.stderr).toMatch(/^a-mask-email\.json: created "Mask Email"/m);
+    expect(result.stderr).toMatch(/^b-broken\.json: FAILED not valid JSON/m);
+  });
+
+  describe('the bin (bin/vault), as npx runs it', () => {
+    it('npx vault --help prints the usage from the repository', async () => {
+      const result = await run('npx', ['--no-install', 'vault', '--help'], env());
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: vault \[options\] \[command\]\n/);
+      expect(result.stdout).toMatch(/tenant create --name <name>/);
+    });
+
+    it('starts the CLI in a Node with --no-node-snapshot (for isolated-vm) and passes its output and exit code through', async () => {
+      // Each Node process that starts prints its command-line flags on stderr.
+      const preload = join(parent, 'print-exec-argv.js');
+      writeFileSync(preload, "process.stderr.write('execArgv=' + JSON.stringify(process.execArgv) + '\\n');");
+      const bin = join(root, 'bin', 'vault');
+      const started = (stderr: string) => [...stderr.matchAll(/^execArgv=(.*)$/gm)].map((m) => JSON.parse(m[1]) as string[]);
+
+      const created = await run(bin, ['tenant', 'create', '--name', 'acme'], { ...env(), NODE_OPTIONS: `--require ${preload}` });
+      expect(created.code).toBe(0);
+      expect(Object.keys(JSON.parse(created.stdout))).toEqual(['tenant_id', 'management_key']);
+      expect(started(created.stderr)).toEqual([[], ['--no-node-snapshot']]);
+
+      const unknown = await run(bin, ['tenant', 'explode'], { ...env(), NODE_OPTIONS: `--require ${preload}` });
+      expect(unknown).toMatchObject({ code: 2, stdout: '' });
+      expect(unknown.stderr).toMatch(/^error: unknown command 'explode'/m);
+
+      // Already started with the flag: the CLI runs in the same process.
+      const direct = await run(bin, ['tenant', 'create', '--name', 'beta'], { ...env(), NODE_OPTIONS: `--no-node-snapshot --require ${preload}` });
+      expect(direct.code).toBe(0);
+      expect(started(direct.stderr)).toEqual([[]]);
+    });
+  });
+});
