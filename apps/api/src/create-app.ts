@@ -32,7 +32,7 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
 
 async function bootstrapTenant(app: INestApplication, config: VaultConfig, logger: JsonLogger): Promise<void> {
   if (!config.bootstrapKey) {
-    logger.info('no VAULT_BOOTSTRAP_KEY; create a tenant with: npm run vault -- tenant create --name <name>');
+    logger.info('no VAULT_BOOTSTRAP_KEY; create a tenant with: npm run -s vault -- tenant create --name <name>');
     return;
   }
   const created = await app.get(VaultBus).execute(new BootstrapTenantCommand(config.bootstrapKey, 'bootstrap'));
