@@ -2,7 +2,7 @@ import { DomainError } from '../shared/errors';
 import { specEngine } from '../token/token.builders';
 import type { JsonValue } from '../token/token-types';
 import { planDetokenize } from './detokenize.plan';
-import { detokenize, detokenizedValue, TOKEN_NOT_FOUND_MESSAGE, type TokenView } from './detokenize.values';
+import { detokenize, detokenizedValue, detokenizeSteps, TOKEN_NOT_FOUND_MESSAGE, type TokenView } from './detokenize.values';
 
 const CARD_ID = 'b0b0b0b0-0000-4000-8000-000000000001';
 const SSN_ID = 'c1c1c1c1-0000-4000-8000-000000000002';
@@ -68,5 +68,19 @@ describe('detokenize: the data as the caller rule shows it', () => {
     const error = failure(() => detokenize(plan, views([[CARD_ID, revealed('Sup3r-Secret')]]), specEngine));
     expect(error.errors).toEqual({ a: ['The filters of a detokenization expression failed: The expression failed while rendering.'] });
     expect(JSON.stringify(error.errors)).not.toContain('Sup3r');
+  });
+});
+
+describe('detokenizeSteps', () => {
+  it('yields after each expression with filters, and returns what detokenize returns', () => {
+    const plan = planDetokenize([`{{ ${CARD_ID} }}`, `{{ ${CARD_ID} | upcase }}`, `x {{ ${CARD_ID} | last4 }}`]);
+    const views = new Map<string, TokenView>([[CARD_ID, { transform: 'reveal', data: 'ab-1234' }]]);
+    const steps = detokenizeSteps(plan, views, specEngine);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBe(2);
+    expect(step.value).toEqual(['ab-1234', 'AB-1234', 'x 1234']);
+    expect(detokenize(plan, views, specEngine)).toEqual(step.value);
   });
 });

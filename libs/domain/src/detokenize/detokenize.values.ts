@@ -2,6 +2,7 @@
 import { FieldErrorCollector, forbidden } from '../shared/errors';
 import type { ExpressionEngine } from '../token/expression-engine.port';
 import type { JsonValue } from '../token/token-types';
+import { runSteps, type Steps } from '../tokenize/steps';
 import { filterExpression, type DetokenizePlan } from './detokenize.plan';
 
 /**
@@ -41,9 +42,17 @@ export const detokenizedValue = (value: JsonValue, filters: string | null, engin
  * Renders a planned body. `views` holds the tokens by lower-cased id (plan.tokenIds); an id it lacks is a token that
  * does not exist or that no rule covers. Throws, in this order: one 400 naming every path whose token is missing; a
  * 403 naming the first path whose token the caller's rule does not show (redact, or mask without a mask); one 400
- * naming every path whose filters failed.
+ * naming every path whose filters failed. All at once: see detokenizeSteps.
  */
-export const detokenize = (plan: DetokenizePlan, views: ReadonlyMap<string, TokenView>, engine: ExpressionEngine): unknown => {
+export const detokenize = (plan: DetokenizePlan, views: ReadonlyMap<string, TokenView>, engine: ExpressionEngine): unknown =>
+  runSteps(detokenizeSteps(plan, views, engine));
+
+/** detokenize, yielding after each expression whose filters were evaluated (steps.ts): what a request handler drives. */
+export function* detokenizeSteps(
+  plan: DetokenizePlan,
+  views: ReadonlyMap<string, TokenView>,
+  engine: ExpressionEngine,
+): Steps<unknown> {
   const missing = new FieldErrorCollector();
   const reported = new Set<string>();
   for (const { path, tokenId } of plan.expressions) {
@@ -58,14 +67,16 @@ export const detokenize = (plan: DetokenizePlan, views: ReadonlyMap<string, Toke
     throw forbidden(`The access rule that applies to the token at ${plan.expressions[hidden].path} does not show its data.`);
   }
   const failed = new FieldErrorCollector();
-  const values = plan.expressions.map(({ path, filters }, i) => {
+  const values: JsonValue[] = [];
+  for (const [i, { path, filters }] of plan.expressions.entries()) {
     try {
-      return detokenizedValue(shown[i]!, filters, engine);
+      values.push(detokenizedValue(shown[i]!, filters, engine));
     } catch (error) {
       failed.add(path, `The filters of a detokenization expression failed: ${error instanceof Error ? error.message : 'unknown error'}`);
-      return null;
+      values.push(null);
     }
-  });
+    if (filters !== null) yield;
+  }
   failed.throwIfAny();
   return plan.render(values);
-};
+}

@@ -1,2 +1,3 @@
 export * from './body-path';
+export * from './steps';
 export * from './tokenize.plan';

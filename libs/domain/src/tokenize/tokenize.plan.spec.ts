@@ -1,6 +1,6 @@
 import { DomainError, type FieldErrors } from '../shared/errors';
 import { specEngine } from '../token/token.builders';
-import { planTokenize, type TokenizePlan } from './tokenize.plan';
+import { planTokenize, planTokenizeSteps, type TokenizePlan } from './tokenize.plan';
 
 const options = { now: new Date('2024-05-01T00:00:00Z'), engine: specEngine };
 const CARD = '4242424242424242';
@@ -157,5 +157,22 @@ describe('bounds', () => {
   it('takes empty arrays and objects as bodies without tokens', () => {
     expect(plan([]).rebuild([])).toEqual([]);
     expect(plan({}).rebuild([])).toEqual({});
+  });
+});
+
+describe('in steps', () => {
+  it('yields once per token, after checking the whole body, and returns the plan planTokenize returns', () => {
+    const body = { a: [{ type: 'social_security_number', data: SSN }, 'x'], b: 3 };
+    const steps = planTokenizeSteps(body, options);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBe(3);
+    expect(step.value.requests).toEqual(plan(body).requests);
+  });
+
+  it('refuses a body over the bounds at the first step, before any request is validated', () => {
+    const steps = planTokenizeSteps({ ok: { type: 'nope', data: 1 }, many: Array(101).fill(1) }, options);
+    expect(() => steps.next()).toThrow(expect.objectContaining({ errors: { body: ['A tokenize request creates at most 100 tokens.'] } }));
   });
 });

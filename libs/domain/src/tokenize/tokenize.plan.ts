@@ -4,6 +4,7 @@ import { DomainError, FieldErrorCollector, validationError } from '../shared/err
 import { isJsonObject, jsonTypeOf, type JsonObject } from '../shared/json-shape';
 import { CREATE_TOKEN_PROPERTIES, validateCreateToken, type ValidationOptions, type ValidTokenCreate } from '../token/token-input.validate';
 import { BODY_PATH, bodyFieldPath, bodyIndexPath, bodyKeyPath, MAX_BODY_DEPTH } from './body-path';
+import { runSteps, type Steps } from './steps';
 
 /** Tokens one tokenize request may create (requests and leaves together). */
 export const MAX_TOKENIZE_TOKENS = 100;
@@ -41,8 +42,13 @@ export const isTokenRequest = (value: unknown): value is JsonObject =>
  * Reads a tokenize body: a token create request, an array or an object (anything else is a 400 on `body`). Throws one
  * DomainError 'validation' naming every bad path (`[2].data`, `card.number.type`; a body that is one request reports
  * bare fields), a 400 on the first container nested deeper than 64 levels, or a 400 on `body` beyond 100 tokens.
+ * The shape, depth and count are checked before any request is validated. All at once: see planTokenizeSteps.
  */
-export const planTokenize = (body: unknown, options: ValidationOptions): TokenizePlan => {
+export const planTokenize = (body: unknown, options: ValidationOptions): TokenizePlan =>
+  runSteps(planTokenizeSteps(body, options));
+
+/** planTokenize, yielding after each request is validated (steps.ts): what a request handler drives. */
+export function* planTokenizeSteps(body: unknown, options: ValidationOptions): Steps<TokenizePlan> {
   if (!isJsonObject(body) && !Array.isArray(body)) {
     throw validationError({
       [BODY_PATH]: [`The body must be a token create request, an array or an object, not ${jsonTypeOf(body)}.`],
@@ -51,7 +57,11 @@ export const planTokenize = (body: unknown, options: ValidationOptions): Tokeniz
   const found: Found[] = [];
   const shape = shapeOf(body, '', 1, found);
   const errors = new FieldErrorCollector();
-  const requests = found.map((item) => ({ ...item, request: validated(item, options, errors) }));
+  const requests: Array<Found & { request: ValidTokenCreate | undefined }> = [];
+  for (const item of found) {
+    requests.push({ ...item, request: validated(item, options, errors) });
+    yield;
+  }
   reportRepeatedIds(requests, errors);
   errors.throwIfAny();
   return {
@@ -63,7 +73,7 @@ export const planTokenize = (body: unknown, options: ValidationOptions): Tokeniz
       return rebuilt(shape, created);
     },
   };
-};
+}
 
 type Found = Omit<PlannedToken, 'request'>;
 
