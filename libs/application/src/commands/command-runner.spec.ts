@@ -1,8 +1,9 @@
 // The command runner on the embedded event log: lost races are real (another request's command appended to the same
-// stream between our read and our append, so the SQLite store itself refuses our revision), not a thrown fake.
+// stream between our read and our append, so the SQLite store itself refuses our revision), not a thrown fake. Only
+// the size refusal, which the embedded store never makes, is thrown by the decorator as EventStoreDB's adapter would.
 import { randomUUID } from 'node:crypto';
 import { CommandContext, Decider, DomainError, tenantDecider, tenantStream } from '@vault/domain';
-import type { AppendResult, EventStore, EventToAppend, ExpectedRevision } from '../ports/event-store';
+import { AppendTooLargeError, type AppendResult, type EventStore, type EventToAppend, type ExpectedRevision } from '../ports/event-store';
 import { runWithRequestContext, type RequestContext } from '../request-context';
 import { openEmbedded, operatorContext, type Embedded } from '../testing/embedded';
 
@@ -16,21 +17,18 @@ const counter: Decider<CounterCommand, number, CounterEvent> = {
 };
 
 /**
- * Before each of the first `losses` appends it forwards, lets another request run its whole command on the same
- * stream first: our append then carries a revision the real store no longer has, exactly as in a race.
+ * Runs `interfere` before forwarding each append to the real store. To lose a race, it lets another request run its
+ * whole command on the same stream first: our append then carries a revision the real store no longer has.
  */
-class RacedEventStore implements EventStore {
+class InterferingEventStore implements EventStore {
+  private appends = 0;
   constructor(
     private readonly inner: EventStore,
-    private losses: number,
-    private readonly competitor: (streamId: string) => Promise<unknown>,
+    private readonly interfere: (streamId: string, append: number) => Promise<unknown>,
   ) {}
 
   async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (this.losses > 0) {
-      this.losses -= 1;
-      await this.competitor(streamId);
-    }
+    await this.interfere(streamId, ++this.appends);
     return this.inner.append(streamId, events, expected);
   }
 
@@ -55,6 +53,8 @@ describe('CommandRunner', () => {
 
   /** Another request adding 10 to the stream, through its own runner on the real store. */
   const addTen = (streamId: string) => vault.runner().run(counter, streamId, { type: 'Add', by: 10 }, ctx());
+  /** The store, with our first `losses` appends each beaten by another request's addTen. */
+  const raced = (losses: number) => new InterferingEventStore(vault.events, (streamId, append) => (append <= losses ? addTen(streamId) : Promise.resolve()));
   const totals = async (streamId: string) => (await vault.events.readStream(streamId)).map((e) => (e.data as CounterEvent['data']).total);
 
   describe('a lost race', () => {
@@ -64,7 +64,7 @@ describe('CommandRunner', () => {
       ['lost on every attempt but the last', { losses: 2, maxAttempts: 3, seen: [0, 10, 20], stored: [10, 20, 21] }],
     ])('%s', async (_, { losses, maxAttempts, seen, stored }) => {
       const stream = counterStream();
-      const runner = vault.runner(new RacedEventStore(vault.events, losses, addTen), { maxAttempts });
+      const runner = vault.runner(raced(losses), { maxAttempts });
       const states: number[] = [];
       const outcome = await runner.run(
         counter,
@@ -84,7 +84,7 @@ describe('CommandRunner', () => {
 
     it('lost on every attempt: the caller gets a 409 conflict and nothing of ours is recorded', async () => {
       const stream = counterStream();
-      const runner = vault.runner(new RacedEventStore(vault.events, 3, addTen), { maxAttempts: 3 });
+      const runner = vault.runner(raced(3), { maxAttempts: 3 });
       const states: number[] = [];
       const run = runner.run(counter, stream, (state) => (states.push(state), { type: 'Add', by: 1 }), ctx());
       await expect(run).rejects.toBeInstanceOf(DomainError);
@@ -95,7 +95,7 @@ describe('CommandRunner', () => {
 
     it('a command given as a value is decided again on the fresh state', async () => {
       const stream = counterStream();
-      const runner = vault.runner(new RacedEventStore(vault.events, 1, addTen));
+      const runner = vault.runner(raced(1));
       const outcome = await runner.run(counter, stream, { type: 'Add', by: 5 }, ctx());
       expect(await totals(stream)).toEqual([10, 15]);
       expect(outcome.state).toBe(15);
@@ -127,13 +127,13 @@ describe('CommandRunner', () => {
   });
 
   describe('waiting for the read models (read-your-writes)', () => {
-    it.each<[string, { projectorRuns: boolean; pending: boolean }]>([
-      ['the projector applies the write in time: not pending', { projectorRuns: true, pending: false }],
-      ['nobody applies it before the wait runs out: pending, and the write stands', { projectorRuns: false, pending: true }],
-    ])('%s', async (_, { projectorRuns, pending }) => {
+    it.each<[string, { projectorRuns: boolean; writeWaitMs: number; pending: boolean }]>([
+      ['the projector applies the write in time: not pending', { projectorRuns: true, writeWaitMs: 5000, pending: false }],
+      ['nobody applies it before the wait runs out: pending, and the write stands', { projectorRuns: false, writeWaitMs: 50, pending: true }],
+    ])('%s', async (_, { projectorRuns, writeWaitMs, pending }) => {
       if (!projectorRuns) await vault.projector.stop();
       const stream = counterStream();
-      const request = await inRequest(() => vault.runner(vault.events, { writeWaitMs: 50 }).run(counter, stream, { type: 'Add', by: 1 }, ctx()));
+      const request = await inRequest(() => vault.runner(vault.events, { writeWaitMs }).run(counter, stream, { type: 'Add', by: 1 }, ctx()));
       expect(request.projectionPending).toBe(pending);
       expect(await totals(stream)).toEqual([1]);
     });
@@ -146,17 +146,16 @@ describe('CommandRunner', () => {
     });
   });
 
-  it('an error that is not a lost race is not retried', async () => {
-    const id = randomUUID();
-    await vault.runner().run(tenantDecider, tenantStream(id), { type: 'CreateTenant', id, name: 'acme' }, ctx());
+  it('a store failure that is not a lost race is passed on at once, not retried', async () => {
+    const stream = counterStream();
+    // As EventStoreDB refuses an append over its MaxAppendSize: retrying the same events cannot help.
+    const refusing = new InterferingEventStore(vault.events, async (streamId) => {
+      throw new AppendTooLargeError(streamId, 1024);
+    });
     let attempts = 0;
-    const run = vault.runner().run(
-      tenantDecider,
-      tenantStream(id),
-      () => (attempts++, { type: 'CreateTenant' as const, id, name: 'another name' }),
-      ctx(),
-    );
-    await expect(run).rejects.toMatchObject({ kind: 'conflict', message: 'A tenant with this id already exists.' });
+    const run = vault.runner(refusing).run(counter, stream, () => (attempts++, { type: 'Add', by: 1 }), ctx());
+    await expect(run).rejects.toMatchObject({ kind: 'too_large' });
     expect(attempts).toBe(1);
+    expect(await totals(stream)).toEqual([]);
   });
 });
