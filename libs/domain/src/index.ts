@@ -8,6 +8,7 @@ export * from './api-client/application.evolve';
 export * from './api-client/application.decide';
 export * from './api-client/effective-permissions';
 export * from './reactor-formula';
+export * from './reactor-runtime';
 export * from './reactor';
 export * from './token';
 export * from './token-search';
