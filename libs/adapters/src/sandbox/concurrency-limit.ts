@@ -1,10 +1,20 @@
-// Runs at most N tasks at once; the rest wait in arrival order.
+// Runs at most N tasks at once; the rest wait in arrival order, in a queue that may be bounded.
 export class ConcurrencyLimit {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly max: number) {
+  /**
+   * @param max tasks running at once.
+   * @param maxWaiting tasks `tryRun` lets wait for a slot; `run` always lets its task wait.
+   */
+  constructor(
+    private readonly max: number,
+    private readonly maxWaiting = Number.POSITIVE_INFINITY,
+  ) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`max must be a positive integer, not ${max}`);
+    if (!(maxWaiting === Number.POSITIVE_INFINITY || (Number.isInteger(maxWaiting) && maxWaiting >= 0))) {
+      throw new RangeError(`maxWaiting must be a non-negative integer, not ${maxWaiting}`);
+    }
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
@@ -18,5 +28,11 @@ export class ConcurrencyLimit {
       if (next) next();
       else this.running--;
     }
+  }
+
+  /** Like `run`, but answers `undefined` at once, without running the task, when `maxWaiting` tasks already wait. */
+  tryRun<T>(task: () => Promise<T>): Promise<T> | undefined {
+    if (this.running >= this.max && this.waiting.length >= this.maxWaiting) return undefined;
+    return this.run(task);
   }
 }

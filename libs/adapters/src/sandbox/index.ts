@@ -1,3 +1,5 @@
 export * from './isolated-vm-code-checker';
 export * from './isolated-vm-formula-module';
+export * from './isolated-vm-reactor-runtime';
+export { AllowedHosts } from './allowed-hosts';
 export { ConcurrencyLimit } from './concurrency-limit';

@@ -1,6 +1,6 @@
 // Loads formula code as a CommonJS module in a fresh isolated-vm isolate; the code never runs in the host's V8 heap.
 import ivm from 'isolated-vm';
-import { COMMONJS_PREFIX, COMMONJS_SUFFIX, FORMULA_FILENAME, SANDBOX_PRELUDE } from './sandbox-prelude';
+import { COMMONJS_PREFIX, COMMONJS_SUFFIX, FORMULA_FILENAME, SANDBOX_PRELUDE, type PreludeSettings } from './sandbox-prelude';
 
 export interface SandboxLimits {
   /** Heap limit of the isolate, in MB (isolated-vm's minimum is 8). */
@@ -20,14 +20,50 @@ export interface FormulaRequest {
   configuration: unknown;
 }
 
+/**
+ * Given for a reactor run, as against a code check: `require` throws instead of returning a stub, a thrown message
+ * at load time is quoted (the caller of a run gets the code's messages anyway), and there is a `fetch`.
+ */
+export interface RunHost {
+  /**
+   * Serves the sandbox's `fetch`: takes the request as JSON, answers `{ error, response }` as JSON (see
+   * sandbox-fetch.ts). Must not reject.
+   */
+  fetch(requestJson: string): Promise<string>;
+  /** Fetches not settled yet, beyond which the sandbox's fetch throws without calling `fetch`. */
+  maxPendingFetches: number;
+  /** Longest request JSON the sandbox hands to `fetch`; a longer one throws in the sandbox. */
+  maxFetchRequestBytes: number;
+  /** Disposes the isolate when it aborts, wherever the code is; every step then fails as out of time. */
+  signal: AbortSignal;
+}
+
+/** What the code returned under SPEC's contract, each parsed from JSON, `null` when left out. */
+export interface FormulaResult {
+  raw: unknown;
+  tokenize: unknown;
+}
+
+/** The code's own failure (throw, limits, unusable result), with a message fit for the formula's author. */
+export class FormulaFailure extends Error {
+  override name = 'FormulaFailure';
+}
+
 export interface LoadedFormula {
   /** `typeof module.exports`, `'null'`, or `'required-module'` when the code exported what `require` gave it. */
   readonly exported: string;
   /**
    * Calls the exported function with a JSON copy of `request` and resolves to a JSON copy of its response.
-   * Rejects with a message fit for the formula's author when the function throws, times out or runs out of memory.
+   * Rejects with a FormulaFailure when the function throws, times out or runs out of memory.
    */
   invoke(request: FormulaRequest): Promise<unknown>;
+  /**
+   * Calls the exported function as a reactor: its response must be nothing or an object whose `raw` and `tokenize`
+   * are each absent or plain JSON (no functions, undefined array items, NaN, Dates, class instances or cycles;
+   * properties set to undefined are left out, as JSON.stringify does) of at most `maxResultBytes` as UTF-8 JSON and
+   * 100 levels deep. Rejects with a FormulaFailure otherwise, and as `invoke` does.
+   */
+  react(request: FormulaRequest, limits: { maxResultBytes: number }): Promise<FormulaResult>;
   /** Frees the isolate; call it once done, even after a failed invocation. */
   dispose(): void;
 }
@@ -37,16 +73,22 @@ export type LoadResult = { ok: true; formula: LoadedFormula } | { ok: false; rea
 type Outcome =
   | { outcome: 'loaded'; exported: string }
   | { outcome: 'returned'; response: unknown }
+  | { outcome: 'reacted'; raw: unknown; tokenize: unknown }
+  | { outcome: 'rejected'; problem: unknown }
   | { outcome: 'threw'; error: string; stack?: string };
 
 /**
  * Compiles `code` wrapped as `(function (module, exports, require) { … })` and runs its top level with a fresh
  * `module`. Failures of the code itself (syntax, throw, timeout, memory) are a `{ ok: false, reason }`; failures
- * of the sandbox machinery reject.
+ * of the sandbox machinery reject. Without `run`, the code is loaded to be checked; with it, to run as a reactor.
  */
-export const loadFormula = async (code: string, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<LoadResult> => {
+export const loadFormula = async (
+  code: string,
+  limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS,
+  run?: RunHost,
+): Promise<LoadResult> => {
   const isolate = new ivm.Isolate({ memoryLimit: limits.memoryLimitMb });
-  const sandbox = new Sandbox(isolate, limits);
+  const sandbox = new Sandbox(isolate, limits, run);
   try {
     const result = await sandbox.load(code);
     if (!result.ok) sandbox.dispose();
@@ -59,19 +101,45 @@ export const loadFormula = async (code: string, limits: SandboxLimits = DEFAULT_
 
 class Sandbox implements LoadedFormula {
   exported = 'undefined';
-  private api: { load: ivm.Reference; invoke: ivm.Reference } | null = null;
+  private api: { load: ivm.Reference; invoke: ivm.Reference; react: ivm.Reference } | null = null;
+  /** The run's signal aborted: whatever fails from then on failed for lack of time. */
+  private aborted = false;
+  private disposed = false;
+  private readonly hostFetch: ivm.Reference | undefined;
+  private readonly onAbort = () => {
+    this.aborted = true;
+    this.dispose();
+  };
 
   constructor(
     private readonly isolate: ivm.Isolate,
     private readonly limits: SandboxLimits,
-  ) {}
+    private readonly run: RunHost | undefined,
+  ) {
+    if (!run) return;
+    this.hostFetch = new ivm.Reference(async (requestJson: unknown) =>
+      typeof requestJson === 'string'
+        ? run.fetch(requestJson)
+        : JSON.stringify({ error: 'fetch: the request is not valid.', response: null }),
+    );
+    if (run.signal.aborted) this.onAbort();
+    else run.signal.addEventListener('abort', this.onAbort, { once: true });
+  }
 
   async load(code: string): Promise<LoadResult> {
+    if (this.aborted) return { ok: false, reason: this.outOfTime('top level') };
     const context = await this.isolate.createContext();
-    const prelude: ivm.Reference = await context.eval(SANDBOX_PRELUDE, { reference: true });
+    const setup: ivm.Reference = await context.eval(SANDBOX_PRELUDE, { reference: true });
+    const settings: PreludeSettings = this.run
+      ? { modules: 'unavailable', fetch: { maxPending: this.run.maxPendingFetches, maxRequestChars: this.run.maxFetchRequestBytes } }
+      : { modules: 'stub' };
+    const prelude: ivm.Reference = await setup.apply(undefined, [JSON.stringify(settings), this.hostFetch], {
+      result: { reference: true },
+    });
     const api = {
       load: await prelude.get('load', { reference: true }),
       invoke: await prelude.get('invoke', { reference: true }),
+      react: await prelude.get('react', { reference: true }),
     };
     this.api = api;
     let script: ivm.Script;
@@ -87,29 +155,61 @@ class Sandbox implements LoadedFormula {
       return api.load.apply(undefined, [factory.derefInto()], { timeout: this.limits.timeoutMs });
     }, 'top level');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
-    // The reason goes back to whoever sent the code: it names the error's kind and position, never the thrown
-    // message (the code's own text, or a value it computed) nor an identifier of the code.
-    if (outcome.outcome === 'threw') return { ok: false, reason: `The code threw while loading: ${kindWithLocation(outcome)}` };
+    // A check's reason goes back to whoever sent the code: it names the error's kind and position, never the thrown
+    // message (the code's own text, or a value it computed) nor an identifier of the code. A run's caller gets the
+    // code's messages anyway, and needs this one to know what went wrong.
+    if (outcome.outcome === 'threw') {
+      const what = this.run ? withLocation(outcome) : kindWithLocation(outcome);
+      return { ok: false, reason: `The code threw while loading: ${what}` };
+    }
     if (outcome.outcome !== 'loaded') throw new Error(`Unexpected sandbox outcome ${outcome.outcome}`);
     this.exported = outcome.exported;
     return { ok: true, formula: this };
   }
 
   async invoke(request: FormulaRequest): Promise<unknown> {
-    const api = this.api;
-    if (!api || this.isolate.isDisposed) throw new Error('The formula is not loaded.');
-    const outcome = await this.guarded(
-      () => api.invoke.apply(undefined, [JSON.stringify(request)], { timeout: this.limits.timeoutMs, result: { promise: true } }),
-      'function',
-    );
-    if ('reason' in outcome) throw new Error(outcome.reason);
-    if (outcome.outcome === 'threw') throw new Error(`The formula threw: ${withLocation(outcome)}`);
+    const outcome = await this.call('invoke', [JSON.stringify(request)]);
     if (outcome.outcome !== 'returned') throw new Error(`Unexpected sandbox outcome ${outcome.outcome}`);
     return outcome.response;
   }
 
+  async react(request: FormulaRequest, { maxResultBytes }: { maxResultBytes: number }): Promise<FormulaResult> {
+    const outcome = await this.call('react', [JSON.stringify(request), maxResultBytes]);
+    if (outcome.outcome === 'rejected') throw new FormulaFailure(clip(String(outcome.problem)));
+    if (outcome.outcome !== 'reacted') throw new Error(`Unexpected sandbox outcome ${outcome.outcome}`);
+    // The prelude already checked both; checked again here, since nothing that comes out of the isolate is trusted.
+    return {
+      raw: parsedResult(outcome.raw, 'raw', maxResultBytes),
+      tokenize: parsedResult(outcome.tokenize, 'tokenize', maxResultBytes),
+    };
+  }
+
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.run?.signal.removeEventListener('abort', this.onAbort);
+    this.hostFetch?.release();
     if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+
+  /** Calls the exported function through the prelude; the code's failures reject with a FormulaFailure. */
+  private async call(name: 'invoke' | 'react', args: (string | number)[]): Promise<Outcome> {
+    const api = this.api;
+    if (!api || this.isolate.isDisposed) {
+      if (this.aborted) throw new FormulaFailure(this.outOfTime('function'));
+      throw new Error('The formula is not loaded.');
+    }
+    const outcome = await this.guarded(
+      () => api[name].apply(undefined, args, { timeout: this.limits.timeoutMs, result: { promise: true } }),
+      'function',
+    );
+    if ('reason' in outcome) throw new FormulaFailure(outcome.reason);
+    if (outcome.outcome === 'threw') throw new FormulaFailure(`The formula threw: ${withLocation(outcome)}`);
+    return outcome;
+  }
+
+  private outOfTime(what: string): string {
+    return `${what === 'top level' ? "The code's top level" : 'The formula'} did not finish within ${this.limits.timeoutMs} ms.`;
   }
 
   /** Runs a step of the code under the limits and turns the limits' failures into reasons. */
@@ -131,6 +231,7 @@ class Sandbox implements LoadedFormula {
   private limitFailure(error: unknown, what: string, deadlinePassed: boolean): string {
     const message = errorParts(error).message;
     const subject = what === 'top level' ? "The code's top level" : 'The formula';
+    if (this.aborted) return this.outOfTime(what);
     if (deadlinePassed || /timed out/i.test(message)) {
       return `${subject} did not finish within ${this.limits.timeoutMs} ms (an endless loop?).`;
     }
@@ -142,6 +243,7 @@ class Sandbox implements LoadedFormula {
   }
 
   private compileFailure(error: unknown, code: string): string {
+    if (this.aborted) return this.outOfTime('top level');
     if (this.isolate.isDisposed) return `The code is too large to compile within ${this.limits.memoryLimitMb} MB.`;
     const { name, message: full } = errorParts(error);
     // V8's parser recurses per nesting level: code nested thousands deep overflows its stack while compiling.
@@ -161,6 +263,16 @@ class Sandbox implements LoadedFormula {
     return `SyntaxError: ${clip(withoutQuotes(message))} (${location(Number(line), Number(column))})${esmHint(message)}`;
   }
 }
+
+/** A `raw` or `tokenize` the prelude answered: null, or JSON text of at most `maxBytes` in UTF-8. */
+const parsedResult = (json: unknown, name: string, maxBytes: number): unknown => {
+  if (json === null) return null;
+  if (typeof json !== 'string') throw new Error(`Unexpected sandbox ${name} of type ${typeof json}`);
+  if (Buffer.byteLength(json, 'utf8') > maxBytes) {
+    throw new FormulaFailure(`The formula's result is unusable: ${name} is larger than ${maxBytes} bytes as JSON.`);
+  }
+  return JSON.parse(json);
+};
 
 /**
  * Errors from the native addon are made in Node's own realm, so `instanceof Error` fails for them under test
