@@ -14,8 +14,16 @@ export interface EventStoreConnection {
   dispose(): Promise<void>;
 }
 
+export interface EventStoreTraits {
+  /**
+   * appendMany writes all of a batch or nothing (embedded: one transaction). Without it (EventStoreDB) streams are
+   * appended in batch order and a refusal leaves the streams before it written.
+   */
+  atomicBatches: boolean;
+}
+
 /** `connect` must return a new client on the same backing store each time it is called (like a second process). */
-export function describeEventStoreContract(name: string, connect: () => Promise<EventStoreConnection>): void {
+export function describeEventStoreContract(name: string, connect: () => Promise<EventStoreConnection>, traits: EventStoreTraits): void {
   describe(`${name} event store contract`, () => {
     let connection: EventStoreConnection;
     let store: EventStore;
@@ -121,6 +129,117 @@ export function describeEventStoreContract(name: string, connect: () => Promise<
       const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(rejected.reason).toBeInstanceOf(WrongExpectedRevisionError);
       expect(await store.readStream(id)).toHaveLength(2);
+    });
+
+    describe('appendMany', () => {
+      it('appends to several streams, answering each one\'s revision and position in batch order', async () => {
+        const [a, b, c] = [stream(), stream(), stream()];
+        await store.append(b, [event('B0')], 'no_stream');
+        const results = await store.appendMany([
+          { streamId: a, events: [event('A0', 1), event('A1', 2)], expected: 'no_stream' },
+          { streamId: b, events: [event('B1', 3)], expected: 0n },
+          { streamId: c, events: [event('C0', 4)], expected: 'any' },
+        ]);
+        expect(results.map((r) => r.nextExpectedRevision)).toEqual([1n, 1n, 0n]);
+        const [readA, readB, readC] = await Promise.all([a, b, c].map((id) => store.readStream(id)));
+        expect(readA.map((e) => [e.type, e.revision, e.data])).toEqual([['A0', 0n, { n: 1 }], ['A1', 1n, { n: 2 }]]);
+        expect(readB.map((e) => e.type)).toEqual(['B0', 'B1']);
+        expect(readC.map((e) => e.type)).toEqual(['C0']);
+        expect(comparePositions(results[0].position, readA[1].position)).toBe(0);
+        expect(comparePositions(results[1].position, readB[1].position)).toBe(0);
+        expect(comparePositions(results[2].position, readC[0].position)).toBe(0);
+        // In the log in batch order, the last result being the batch's last event.
+        expect(comparePositions(results[0].position, results[1].position)).toBeLessThan(0);
+        expect(comparePositions(results[1].position, results[2].position)).toBeLessThan(0);
+      });
+
+      it('is read back from the whole log like separate appends, after the position before it', async () => {
+        const before = await store.headPosition();
+        const [a, b] = [stream(), stream()];
+        await store.appendMany([
+          { streamId: a, events: [event('A0')], expected: 'no_stream' },
+          { streamId: b, events: [event('B0')], expected: 'no_stream' },
+        ]);
+        const after = (await store.readAll(before, 10_000)).filter((e) => e.streamId === a || e.streamId === b);
+        expect(after.map((e) => e.type)).toEqual(['A0', 'B0']);
+      });
+
+      it(`refuses a stream not at its expected revision${traits.atomicBatches ? ', writing nothing of the batch' : ', the streams before it staying written'}`, async () => {
+        const [a, b, c] = [stream(), stream(), stream()];
+        await store.append(b, [event('B0')], 'no_stream');
+        const failure = await store
+          .appendMany([
+            { streamId: a, events: [event('A0')], expected: 'no_stream' },
+            { streamId: b, events: [event('B1')], expected: 'no_stream' },
+            { streamId: c, events: [event('C0')], expected: 'no_stream' },
+          ])
+          .catch((e: unknown) => e);
+        expect(failure).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(failure).toMatchObject({ streamId: b, actual: 0n });
+        expect((await store.readStream(a)).map((e) => e.type)).toEqual(traits.atomicBatches ? [] : ['A0']);
+        expect((await store.readStream(b)).map((e) => e.type)).toEqual(['B0']);
+        expect(await store.readStream(c)).toEqual([]);
+      });
+
+      it('lets exactly one of two clients\' batches win a race on a stream they share', async () => {
+        const shared = stream();
+        const [mine, theirs] = [stream(), stream()];
+        const other = await second();
+        const results = await Promise.allSettled([
+          store.appendMany([
+            { streamId: mine, events: [event('Mine')], expected: 'no_stream' },
+            { streamId: shared, events: [event('S', 1)], expected: 'no_stream' },
+          ]),
+          other.appendMany([
+            { streamId: theirs, events: [event('Theirs')], expected: 'no_stream' },
+            { streamId: shared, events: [event('S', 2)], expected: 'no_stream' },
+          ]),
+        ]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(shared)).toHaveLength(1);
+        if (traits.atomicBatches) {
+          const winner = results[0].status === 'fulfilled' ? mine : theirs;
+          const loser = winner === mine ? theirs : mine;
+          expect(await store.readStream(winner)).toHaveLength(1);
+          expect(await store.readStream(loser)).toEqual([]);
+        }
+      });
+
+      it('takes each stream at most once per batch', async () => {
+        const id = stream();
+        await expect(
+          store.appendMany([
+            { streamId: id, events: [event('A')], expected: 'no_stream' },
+            { streamId: id, events: [event('B')], expected: 0n },
+          ]),
+        ).rejects.toThrow(/at most once/);
+        expect(await store.readStream(id)).toEqual([]);
+      });
+
+      it('delivers a batch to a subscription like any other append', async () => {
+        const [a, b] = [stream(), stream()];
+        const received: string[] = [];
+        let delivered: () => void = () => undefined;
+        const both = new Promise<void>((resolve) => (delivered = resolve));
+        const subscription = store.subscribe({
+          after: await store.headPosition(),
+          onEvents: async (events) => {
+            received.push(...events.filter((e) => e.streamId === a || e.streamId === b).map((e) => e.type));
+            if (received.length >= 2) delivered();
+          },
+        });
+        try {
+          await store.appendMany([
+            { streamId: a, events: [event('A0')], expected: 'no_stream' },
+            { streamId: b, events: [event('B0')], expected: 'no_stream' },
+          ]);
+          await both;
+          expect(received).toEqual(['A0', 'B0']);
+        } finally {
+          await subscription.close();
+        }
+      });
     });
 
     it('reads the whole log strictly after a position, in order', async () => {

@@ -10,7 +10,7 @@ if (url) {
   describeEventStoreContract('EventStoreDB', async () => {
     const store = EsdbEventStore.fromConnectionString(url);
     return { store, dispose: () => store.close() };
-  });
+  }, { atomicBatches: false });
 
   describe('EventStoreDB append size', () => {
     const store = EsdbEventStore.fromConnectionString(url);

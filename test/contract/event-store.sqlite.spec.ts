@@ -10,4 +10,4 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describeEventStoreContract('Embedded SQLite', async () => {
   const store = SqliteEventStore.open(dir);
   return { store, dispose: () => store.close() };
-});
+}, { atomicBatches: true });

@@ -1,5 +1,5 @@
 // Opens the configured event store, wrapped so that the API's metrics can count what is appended.
-import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, LogPosition, SubscribeOptions } from '@vault/application';
+import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, LogPosition, StreamAppend, SubscribeOptions } from '@vault/application';
 import { SqliteEventStore } from '@vault/adapters';
 import type { VaultConfig } from './config';
 
@@ -25,21 +25,31 @@ export class CountingEventStore implements EventStore {
 
   async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     const result = await this.inner.append(streamId, events, expected);
-    if (this.listeners.length > 0) {
-      const counts = new Map<string, number>();
-      for (const event of events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
-      for (const [type, count] of counts) {
-        for (const listener of this.listeners) {
-          // The events are written: a failing listener must not turn the append into an error the caller retries.
-          try {
-            listener(type, count);
-          } catch {
-            /* a lost count */
-          }
+    this.count(events);
+    return result;
+  }
+
+  /** Counted once the whole batch is written, per event type over all its streams. */
+  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    const results = await this.inner.appendMany(batch);
+    this.count(batch.flatMap(({ events }) => events));
+    return results;
+  }
+
+  private count(events: readonly EventToAppend[]): void {
+    if (this.listeners.length === 0) return;
+    const counts = new Map<string, number>();
+    for (const event of events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+    for (const [type, count] of counts) {
+      for (const listener of this.listeners) {
+        // The events are written: a failing listener must not turn the append into an error the caller retries.
+        try {
+          listener(type, count);
+        } catch {
+          /* a lost count */
         }
       }
     }
-    return result;
   }
 
   readStream(streamId: string) {

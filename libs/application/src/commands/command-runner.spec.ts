@@ -1,9 +1,18 @@
 // The command runner on the embedded event log: lost races are real (another request's command appended to the same
 // stream between our read and our append, so the SQLite store itself refuses our revision), not a thrown fake. Only
 // the size refusal, which the embedded store never makes, is thrown by the decorator as EventStoreDB's adapter would.
+// runMany (one command per stream, appended in one transaction) is raced the same way on one stream of its batch.
 import { randomUUID } from 'node:crypto';
 import { CommandContext, Decider, DomainError, tenantDecider, tenantStream } from '@vault/domain';
-import { AppendTooLargeError, type AppendResult, type EventStore, type EventToAppend, type ExpectedRevision } from '../ports/event-store';
+import {
+  AppendTooLargeError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type LogPosition,
+  type StreamAppend,
+} from '../ports/event-store';
 import { runWithRequestContext, type RequestContext } from '../request-context';
 import { openEmbedded, operatorContext, type Embedded } from '../testing/embedded';
 
@@ -17,19 +26,25 @@ const counter: Decider<CounterCommand, number, CounterEvent> = {
 };
 
 /**
- * Runs `interfere` before forwarding each append to the real store. To lose a race, it lets another request run its
- * whole command on the same stream first: our append then carries a revision the real store no longer has.
+ * Runs `interfere` before forwarding each append (or batch append) to the real store. To lose a race, it lets another
+ * request run its whole command on one of the streams first: our append then carries a revision the real store no
+ * longer has.
  */
 class InterferingEventStore implements EventStore {
   private appends = 0;
   constructor(
     private readonly inner: EventStore,
-    private readonly interfere: (streamId: string, append: number) => Promise<unknown>,
+    private readonly interfere: (streamIds: string[], append: number) => Promise<unknown>,
   ) {}
 
   async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    await this.interfere(streamId, ++this.appends);
+    await this.interfere([streamId], ++this.appends);
     return this.inner.append(streamId, events, expected);
+  }
+
+  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    await this.interfere(batch.map(({ streamId }) => streamId), ++this.appends);
+    return this.inner.appendMany(batch);
   }
 
   readStream: EventStore['readStream'] = (streamId) => this.inner.readStream(streamId);
@@ -54,7 +69,7 @@ describe('CommandRunner', () => {
   /** Another request adding 10 to the stream, through its own runner on the real store. */
   const addTen = (streamId: string) => vault.runner().run(counter, streamId, { type: 'Add', by: 10 }, ctx());
   /** The store, with our first `losses` appends each beaten by another request's addTen. */
-  const raced = (losses: number) => new InterferingEventStore(vault.events, (streamId, append) => (append <= losses ? addTen(streamId) : Promise.resolve()));
+  const raced = (losses: number) => new InterferingEventStore(vault.events, ([streamId], append) => (append <= losses ? addTen(streamId) : Promise.resolve()));
   const totals = async (streamId: string) => (await vault.events.readStream(streamId)).map((e) => (e.data as CounterEvent['data']).total);
 
   describe('a lost race', () => {
@@ -149,7 +164,7 @@ describe('CommandRunner', () => {
   it('a store failure that is not a lost race is passed on at once, not retried', async () => {
     const stream = counterStream();
     // As EventStoreDB refuses an append over its MaxAppendSize: retrying the same events cannot help.
-    const refusing = new InterferingEventStore(vault.events, async (streamId) => {
+    const refusing = new InterferingEventStore(vault.events, async ([streamId]) => {
       throw new AppendTooLargeError(streamId, 1024);
     });
     let attempts = 0;
@@ -157,5 +172,125 @@ describe('CommandRunner', () => {
     await expect(run).rejects.toMatchObject({ kind: 'too_large' });
     expect(attempts).toBe(1);
     expect(await totals(stream)).toEqual([]);
+  });
+
+  describe('runMany: one command per stream, appended together', () => {
+    /** Each stream's builder records the states it was decided on. */
+    const batchOf = (streams: string[], seen: Map<string, number[]>) =>
+      streams.map((streamId) => ({
+        streamId,
+        command: (state: number) => {
+          seen.set(streamId, [...(seen.get(streamId) ?? []), state]);
+          return { type: 'Add' as const, by: 1 };
+        },
+      }));
+    /** The store, with our first `losses` batch appends each beaten by another request's addTen on the batch's stream `at`. */
+    const racedOn = (at: number, losses: number) =>
+      new InterferingEventStore(vault.events, (streamIds, append) => (append <= losses ? addTen(streamIds[at]) : Promise.resolve()));
+
+    it('no race: each stream decided once, all appended in one write, outcomes in batch order', async () => {
+      const streams = [counterStream(), counterStream(), counterStream()];
+      const seen = new Map<string, number[]>();
+      let appends = 0;
+      const counting = new InterferingEventStore(vault.events, async () => void appends++);
+      const outcomes = await vault.runner(counting).runMany(counter, batchOf(streams, seen), ctx());
+      expect(appends).toBe(1);
+      expect(streams.map((s) => seen.get(s))).toEqual([[0], [0], [0]]);
+      for (const stream of streams) expect(await totals(stream)).toEqual([1]);
+      expect(outcomes.map((o) => o.state)).toEqual([1, 1, 1]);
+      // Consecutive positions, the batch's last being the head of the log.
+      const positions = outcomes.map((o) => o.position!.commit);
+      expect(positions).toEqual([positions[0], positions[0] + 1n, positions[0] + 2n]);
+      expect(outcomes[2].position).toEqual(await vault.events.headPosition());
+    });
+
+    it('a race lost on one stream retries the whole batch from fresh state; the lost attempt wrote nothing anywhere', async () => {
+      const streams = [counterStream(), counterStream(), counterStream()];
+      const seen = new Map<string, number[]>();
+      const outcomes = await vault.runner(racedOn(1, 1), { maxAttempts: 3 }).runMany(counter, batchOf(streams, seen), ctx());
+      expect(streams.map((s) => seen.get(s))).toEqual([[0, 0], [0, 10], [0, 0]]);
+      expect(await totals(streams[0])).toEqual([1]);
+      expect(await totals(streams[1])).toEqual([10, 11]);
+      expect(await totals(streams[2])).toEqual([1]);
+      expect(outcomes.map((o) => o.state)).toEqual([1, 11, 1]);
+    });
+
+    it('lost on every attempt: a 409, and nothing of the batch is recorded on any stream', async () => {
+      const streams = [counterStream(), counterStream()];
+      const run = vault.runner(racedOn(0, 3), { maxAttempts: 3 }).runMany(counter, batchOf(streams, new Map()), ctx());
+      await expect(run).rejects.toMatchObject({ kind: 'conflict' });
+      expect(await totals(streams[0])).toEqual([10, 20, 30]);
+      expect(await totals(streams[1])).toEqual([]);
+    });
+
+    it('a stream whose command decides nothing is left out of the append and answers position null', async () => {
+      const id = randomUUID();
+      const create = { type: 'CreateTenant' as const, id, name: 'acme' };
+      await vault.runner().run(tenantDecider, tenantStream(id), create, ctx());
+      const fresh = randomUUID();
+      const outcomes = await vault.runner().runMany(
+        tenantDecider,
+        [
+          { streamId: tenantStream(id), command: create },
+          { streamId: tenantStream(fresh), command: { ...create, id: fresh } },
+        ],
+        ctx(),
+      );
+      expect(outcomes.map((o) => o.events.length)).toEqual([0, 1]);
+      expect(outcomes[0].position).toBeNull();
+      expect(outcomes[1].position).toEqual(await vault.events.headPosition());
+    });
+
+    it('a batch that decides nothing appends nothing and waits for nothing; an empty batch touches nothing', async () => {
+      const id = randomUUID();
+      const create = { type: 'CreateTenant' as const, id, name: 'acme' };
+      await vault.runner().run(tenantDecider, tenantStream(id), create, ctx());
+      const head = await vault.events.headPosition();
+      await vault.projector.stop();
+      const request = await inRequest(async () => {
+        const runner = vault.runner(vault.events, { writeWaitMs: 50 });
+        expect(await runner.runMany(tenantDecider, [{ streamId: tenantStream(id), command: create }], ctx())).toEqual([
+          expect.objectContaining({ events: [], position: null }),
+        ]);
+        expect(await runner.runMany(tenantDecider, [], ctx())).toEqual([]);
+      });
+      expect(await vault.events.headPosition()).toEqual(head);
+      expect(request.projectionPending).toBe(false);
+    });
+
+    it('waits for the read models once, for the last position of the batch', async () => {
+      const waits: LogPosition[] = [];
+      const waiter = { waitFor: (position: LogPosition, timeoutMs: number) => (waits.push(position), vault.projector.waitFor(position, timeoutMs)) };
+      const streams = [counterStream(), counterStream(), counterStream()];
+      const request = await inRequest(() => vault.runner(vault.events, { waiter }).runMany(counter, batchOf(streams, new Map()), ctx()));
+      expect(waits).toEqual([await vault.events.headPosition()]);
+      expect(request.projectionPending).toBe(false);
+    });
+
+    it('marks the request pending when nobody applies the batch in time, and the batch stands', async () => {
+      await vault.projector.stop();
+      const streams = [counterStream(), counterStream()];
+      const request = await inRequest(() => vault.runner(vault.events, { writeWaitMs: 50 }).runMany(counter, batchOf(streams, new Map()), ctx()));
+      expect(request.projectionPending).toBe(true);
+      for (const stream of streams) expect(await totals(stream)).toEqual([1]);
+    });
+
+    it('refuses a batch naming one stream twice, before reading anything', async () => {
+      const stream = counterStream();
+      const batch = batchOf([stream, stream], new Map());
+      await expect(vault.runner().runMany(counter, batch, ctx())).rejects.toThrow(/each stream at most once/);
+      expect(await totals(stream)).toEqual([]);
+    });
+
+    it('passes a store failure that is not a lost race on at once', async () => {
+      const refusing = new InterferingEventStore(vault.events, async ([streamId]) => {
+        throw new AppendTooLargeError(streamId, 1024);
+      });
+      const streams = [counterStream(), counterStream()];
+      const seen = new Map<string, number[]>();
+      await expect(vault.runner(refusing).runMany(counter, batchOf(streams, seen), ctx())).rejects.toMatchObject({ kind: 'too_large' });
+      expect(streams.map((s) => seen.get(s))).toEqual([[0], [0]]);
+      for (const stream of streams) expect(await totals(stream)).toEqual([]);
+    });
   });
 });

@@ -33,6 +33,13 @@ export interface EventToAppend {
   metadata: EventMetadata;
 }
 
+/** One stream's part of a batch append (EventStore.appendMany). */
+export interface StreamAppend {
+  streamId: string;
+  events: EventToAppend[];
+  expected: ExpectedRevision;
+}
+
 export interface RecordedEvent<T extends DomainEvent = DomainEvent> {
   streamId: string;
   /** 0-based index of the event in its stream. */
@@ -84,6 +91,14 @@ export interface EventStore {
    * `AppendTooLargeError` when the store refuses to take that many bytes in one write.
    */
   append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several distinct streams, each at its own expected revision; the results come in batch order, and the
+   * last one's position is the batch's last in the log. Embedded: one transaction, all or nothing: a stream not at its
+   * expected revision is a `WrongExpectedRevisionError` and nothing of the batch is written. EventStoreDB has no
+   * multi-stream transaction: the streams are appended one after another in batch order, so a refusal (or a crash)
+   * part-way leaves the streams before it written.
+   */
+  appendMany(batch: StreamAppend[]): Promise<AppendResult[]>;
   /** Every event of one stream, in order; [] when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /** Up to `limit` events strictly after `after` (null = from the start), in log order. */

@@ -20,6 +20,7 @@ import {
   type ExpectedRevision,
   type LogPosition,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeOptions,
   type Subscription,
 } from '@vault/application';
@@ -72,6 +73,21 @@ export class EsdbEventStore implements EventStore {
       throw new Error(`EventStoreDB reported no log position for the append to ${streamId}`);
     }
     return { nextExpectedRevision: result.nextExpectedRevision, position: toLogPosition(result.position) };
+  }
+
+  /**
+   * EventStoreDB appends to one stream at a time: the streams are appended in batch order, each at its expected
+   * revision, and the first refusal ends the batch with the streams before it written. Nothing is rolled back (a
+   * stream's events cannot be unwritten), so callers document what a part-way batch leaves (README, tokenize).
+   */
+  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    if (batch.length === 0) throw new Error('appendMany needs at least one stream');
+    if (new Set(batch.map(({ streamId }) => streamId)).size !== batch.length) {
+      throw new Error('appendMany takes each stream at most once');
+    }
+    const results: AppendResult[] = [];
+    for (const { streamId, events, expected } of batch) results.push(await this.append(streamId, events, expected));
+    return results;
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {

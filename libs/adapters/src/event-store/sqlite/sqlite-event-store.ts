@@ -9,6 +9,7 @@ import {
   ExpectedRevision,
   LogPosition,
   RecordedEvent,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
   WrongExpectedRevisionError,
@@ -71,30 +72,36 @@ export class SqliteEventStore implements EventStore {
   }
 
   async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const write = this.db.transaction(() => {
-      const current = this.statements.streamRevision.get(streamId)?.revision ?? null;
-      const actual = current === null ? ('no_stream' as const) : BigInt(current);
-      const matches =
-        expected === 'any' || (expected === 'no_stream' ? actual === 'no_stream' : actual === expected);
-      if (!matches) throw new WrongExpectedRevisionError(streamId, expected, actual);
-      let revision = current ?? -1;
-      let position = 0;
-      for (const event of events) {
-        revision += 1;
-        const info = this.statements.insert.run(
-          streamId,
-          revision,
-          event.type,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
-        );
-        position = Number(info.lastInsertRowid);
-      }
-      return { revision, position };
-    });
-    const { revision, position } = write.immediate();
+    const [result] = await this.appendMany([{ streamId, events, expected }]);
+    return result;
+  }
+
+  /** One IMMEDIATE transaction: every stream is checked and written, or (on the first stale one) none is. */
+  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    if (batch.length === 0) throw new Error('appendMany needs at least one stream');
+    if (batch.some(({ events }) => events.length === 0)) throw new Error('append needs at least one event');
+    if (new Set(batch.map(({ streamId }) => streamId)).size !== batch.length) {
+      throw new Error('appendMany takes each stream at most once');
+    }
+    const write = this.db.transaction(() => batch.map((part) => this.write(part)));
+    const results = write.immediate();
     this.appended.emit('appended');
+    return results;
+  }
+
+  /** Checks one stream's revision and inserts its events; inside a transaction, which a throw rolls back. */
+  private write({ streamId, events, expected }: StreamAppend): AppendResult {
+    const current = this.statements.streamRevision.get(streamId)?.revision ?? null;
+    const actual = current === null ? ('no_stream' as const) : BigInt(current);
+    const matches = expected === 'any' || (expected === 'no_stream' ? actual === 'no_stream' : actual === expected);
+    if (!matches) throw new WrongExpectedRevisionError(streamId, expected, actual);
+    let revision = current ?? -1;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = this.statements.insert.run(streamId, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
+      position = Number(info.lastInsertRowid);
+    }
     return { nextExpectedRevision: BigInt(revision), position: toPosition(position) };
   }
 
