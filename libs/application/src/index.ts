@@ -24,3 +24,4 @@ export * from './projections/tokens.projection';
 export * from './use-cases/token-view';
 export * from './use-cases/tokens';
 export * from './projections/key-shredding.projection';
+export * from './use-cases/tokenize';

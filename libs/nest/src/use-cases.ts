@@ -22,6 +22,8 @@ import {
   DeleteReactorFormulaHandler,
   DeleteTokenCommand,
   DeleteTokenHandler,
+  DetokenizeHandler,
+  DetokenizeQuery,
   EventStore,
   ExpireTokenCommand,
   ExpireTokenHandler,
@@ -44,6 +46,8 @@ import {
   ResultOf,
   SearchTokensHandler,
   SearchTokensQuery,
+  TokenizeCommand,
+  TokenizeHandler,
   UpdateApplicationCommand,
   UpdateApplicationHandler,
   UpdateReactorFormulaCommand,
@@ -116,6 +120,8 @@ export const useCaseProviders: Provider[] = [
   useCase(ExpireTokenCommand, ExpireTokenHandler, (p) => new ExpireTokenHandler(p.runner, p.shredding)),
   useCase(GetTokenQuery, GetTokenHandler, (p) => new GetTokenHandler(p.readModels.tokens, p.crypto)),
   useCase(SearchTokensQuery, SearchTokensHandler, (p) => new SearchTokensHandler(p.readModels.tokens, p.crypto)),
+  useCase(TokenizeCommand, TokenizeHandler, (p) => new TokenizeHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids)),
+  useCase(DetokenizeQuery, DetokenizeHandler, (p) => new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine)),
 ];
 
 /** The one way into the use cases: a command or query object in, its handler's typed answer out. */

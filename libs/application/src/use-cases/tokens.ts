@@ -33,6 +33,7 @@ import {
   tokenStream,
   validateCreateToken,
   validateTokenPatch,
+  ValidTokenCreate,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { LogPosition } from '../ports/event-store';
@@ -143,37 +144,62 @@ export class CreateTokenHandler implements UseCaseHandler<CreateTokenCommand> {
     const rule = selectRule(rules, valid.draft.containers, 'token:create');
     if (!rule) throw forbidden("No access rule of this application grants token:create on the token's containers.");
     const tenantId = caller.principal.tenantId;
-    const fingerprint = this.crypto.fingerprint(tenantId, valid.draft.type, valid.prepared.fingerprint_input);
+    const fingerprint = tokenFingerprint(this.crypto, tenantId, valid);
     if (valid.deduplicate_token) {
-      const existing = await this.findDuplicate(tenantId, rules, valid.draft.type, fingerprint, ctx.now);
-      if (existing) return { token: await toTokenView(existing, deduplicationRule(rules, existing)!, this.crypto), created: false };
+      const existing = await findDuplicateView(this.index, this.crypto, { tenantId, rules, type: valid.draft.type, fingerprint, now: ctx.now });
+      if (existing) return { token: existing, created: false };
     }
     const id = valid.id ?? this.ids.newId();
-    const { state } = await this.runner.run(
-      tokenDecider,
-      tokenStream(tenantId, id),
-      async (current): Promise<TokenCommand> => {
-        // The decider's own rule, asked before sealing, so a taken id never leaves a data key behind.
-        assertTokenIdFree(current);
-        return { type: 'CreateToken', data: { id, content: await seal(this.crypto, tenantId, id, valid.draft, valid.prepared, fingerprint) } };
-      },
-      ctx,
-    );
+    const { state } = await this.runner.run(tokenDecider, tokenStream(tenantId, id), createTokenCommand(this.crypto, tenantId, id, valid, fingerprint), ctx);
     return { token: await toTokenView(activeToken(state), rule, this.crypto), created: true };
   }
-
-  /** The newest live token with this type and fingerprint that one of the caller's token:create rules covers. */
-  private async findDuplicate(tenantId: string, rules: readonly AccessRule[], type: string, fingerprint: string, now: Date): Promise<TokenRecord | null> {
-    const scope = accessScope(rules, 'token:create');
-    if (scope === 'nothing') return null;
-    const match: QueryNode = {
-      kind: 'and',
-      children: [{ kind: 'term', field: 'fingerprint', value: fingerprint }, { kind: 'term', field: 'type', value: type }, ...(scope ? [scope] : [])],
-    };
-    const page = await this.index.search({ tenantId, query: match, now: now.getTime(), page: 1, size: 1 });
-    return page.items[0] ?? null;
-  }
 }
+
+// The steps of a token create that POST /tokens and POST /tokenize share.
+
+/** The fingerprint a create request's token gets: what deduplication compares. */
+export const tokenFingerprint = (crypto: TokenCrypto, tenantId: string, valid: ValidTokenCreate): string =>
+  crypto.fingerprint(tenantId, valid.draft.type, valid.prepared.fingerprint_input);
+
+export interface DuplicateLookup {
+  tenantId: string;
+  rules: readonly AccessRule[];
+  type: string;
+  fingerprint: string;
+  now: Date;
+}
+
+/**
+ * deduplicate_token (API.md "What a write may reveal"): the newest live token with this type and fingerprint that one
+ * of the caller's token:create rules covers, shown under the rule for ITS containers; null when there is none, so a
+ * token outside those rules does not exist for this caller. The scope is part of the search itself.
+ */
+export async function findDuplicateView(index: TokenSearchIndex, crypto: TokenCrypto, lookup: DuplicateLookup): Promise<TokenView | null> {
+  const scope = accessScope(lookup.rules, 'token:create');
+  if (scope === 'nothing') return null;
+  const match: QueryNode = {
+    kind: 'and',
+    children: [
+      { kind: 'term', field: 'fingerprint', value: lookup.fingerprint },
+      { kind: 'term', field: 'type', value: lookup.type },
+      ...(scope ? [scope] : []),
+    ],
+  };
+  const page = await index.search({ tenantId: lookup.tenantId, query: match, now: lookup.now.getTime(), page: 1, size: 1 });
+  const existing = page.items[0];
+  return existing ? toTokenView(existing, deduplicationRule(lookup.rules, existing)!, crypto) : null;
+}
+
+/**
+ * The CreateToken command for `id`, built on the stream's current state: the decider's own rule is asked before
+ * sealing, so a taken id never leaves a data key behind.
+ */
+export const createTokenCommand =
+  (crypto: TokenCrypto, tenantId: string, id: string, valid: ValidTokenCreate, fingerprint: string) =>
+  async (current: TokenState): Promise<TokenCommand> => {
+    assertTokenIdFree(current);
+    return { type: 'CreateToken', data: { id, content: await seal(crypto, tenantId, id, valid.draft, valid.prepared, fingerprint) } };
+  };
 
 export class UpdateTokenHandler implements UseCaseHandler<UpdateTokenCommand> {
   constructor(
@@ -354,7 +380,8 @@ const tokenContentOf = (token: TokenRecord): TokenContent => ({
 const isPatchObject = (body: unknown): body is Record<string, unknown> =>
   typeof body === 'object' && body !== null && !Array.isArray(body);
 
-function activeToken(state: TokenState): TokenRecord {
+/** The token a successful create or update leaves. */
+export function activeToken(state: TokenState): TokenRecord {
   if (state.status !== 'active') throw new Error('The token is not active after the command.');
   return state.token;
 }

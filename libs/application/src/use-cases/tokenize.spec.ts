@@ -1,0 +1,206 @@
+// TokenizeHandler and DetokenizeHandler on the embedded stores, with the real Liquid engine and crypto: one batch of
+// creates per body, nothing written when any request is refused, deduplication as POST /tokens does it (also between
+// the requests of one body), and detokenization showing each token as the caller's token:read rule does.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
+import { DomainError, TOKEN_NOT_FOUND_MESSAGE, type AccessRule, type AccessTransform } from '@vault/domain';
+import { tokensProjection } from '../projections/tokens.projection';
+import { openEmbedded, type Embedded } from '../testing/embedded';
+import type { TokenView } from './token-view';
+import { DetokenizeHandler, DetokenizeQuery, TokenizeCommand, TokenizeHandler } from './tokenize';
+import { CreateTokenCommand, CreateTokenHandler } from './tokens';
+import type { Caller } from './use-case';
+
+const rule = (priority: number, container: string, transform: AccessTransform, ...permissions: string[]): AccessRule => ({
+  priority,
+  container,
+  transform,
+  permissions,
+});
+const CREATE_READ = ['token:create', 'token:read'];
+const REVEAL_ALL = [rule(1, '/', 'reveal', ...CREATE_READ)];
+const SSN = '123-45-6789';
+const CARD = '4242424242424242';
+
+describe('TokenizeHandler and DetokenizeHandler', () => {
+  let vault: Embedded;
+  let keys: SqliteKeyStore;
+  let index: SqliteTokenSearchIndex;
+  let tokenize: TokenizeHandler;
+  let detokenizer: DetokenizeHandler;
+  let creator: CreateTokenHandler;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    vault = await openEmbedded({ name: 'tokenize', collections: [tokensTable], projections: [tokensProjection] });
+    keys = SqliteKeyStore.open(vault.dir);
+    const crypto = new AesGcmTokenCrypto(randomBytes(32), keys);
+    const engine = new LiquidExpressionEngine();
+    index = new SqliteTokenSearchIndex(vault.model);
+    tokenize = new TokenizeHandler(vault.runner(), index, crypto, engine, uuidGenerator);
+    detokenizer = new DetokenizeHandler(index, crypto, engine);
+    creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator);
+  });
+  beforeEach(() => {
+    tenantId = randomUUID();
+  });
+  afterAll(async () => {
+    await index.close();
+    keys.close();
+    await vault.close();
+  });
+
+  const caller = (accessRules: AccessRule[], tenant = tenantId): Caller => ({
+    principal: { applicationId: randomUUID(), tenantId: tenant, type: 'private', permissions: new Set(CREATE_READ), accessRules },
+    now: new Date(),
+    requestId: `req-${randomUUID()}`,
+  });
+  const run = (body: unknown, rules: AccessRule[] = REVEAL_ALL) => tokenize.execute(new TokenizeCommand(caller(rules), body));
+  const detokenize = (body: unknown, rules: AccessRule[] = REVEAL_ALL, tenant = tenantId) =>
+    detokenizer.execute(new DetokenizeQuery(caller(rules, tenant), body));
+  const failure = (promise: Promise<unknown>) => promise.then(() => Promise.reject(new Error('accepted')), (error: unknown) => error as DomainError);
+  const createdEvents = async () => (await vault.events.readAll(null, 100_000)).filter((e) => e.type === 'TokenCreated' && e.metadata.tenant_id === tenantId);
+
+  describe('tokenize', () => {
+    it('creates every token of the body in one write and answers the body with each replaced by its token', async () => {
+      const answer = (await run({
+        card: { type: 'card_number', data: CARD },
+        notes: ['first', 2, null, true],
+        ssn: { type: 'social_security_number', data: SSN },
+      })) as { card: TokenView; notes: [TokenView, TokenView, null, TokenView]; ssn: TokenView };
+      expect(answer.card).toMatchObject({ type: 'card_number', data: CARD, containers: ['/pci/high/'] });
+      expect(answer.notes.map((t) => t && t.data)).toEqual(['first', 2, null, true]);
+      expect(answer.notes[0]).toMatchObject({ type: 'token', containers: ['/general/high/'] });
+      expect(answer.ssn.data).toBe(SSN);
+      const events = await createdEvents();
+      expect(events.map((e) => (e.data as { id: string }).id)).toEqual([answer.card.id, answer.notes[0].id, answer.notes[1].id, answer.notes[3].id, answer.ssn.id]);
+      // One transaction: consecutive positions in the log.
+      expect(events.map((e) => Number(e.position.commit) - Number(events[0].position.commit))).toEqual([0, 1, 2, 3, 4]);
+      // Read-your-writes: every token is in the read model when the answer comes.
+      for (const token of [answer.card, answer.ssn]) expect(await index.get(tenantId, token.id, Date.now())).not.toBeNull();
+    });
+
+    it('shows each token under the caller\'s token:create rule for it', async () => {
+      const rules = [rule(1, '/pii/', 'reveal', 'token:create'), rule(2, '/pci/', 'mask', 'token:create'), rule(3, '/', 'redact', 'token:create')];
+      const [ssn, card, note] = (await run([{ type: 'social_security_number', data: SSN }, { type: 'card_number', data: CARD }, 'note'], rules)) as TokenView[];
+      expect([ssn.data, card.data, 'data' in note]).toEqual([SSN, 'XXXXXXXXXXXX4242', false]);
+    });
+
+    it('writes nothing when a request is invalid, and names every bad path in one 400', async () => {
+      const error = await failure(run([{ type: 'card_number', data: CARD }, { type: 'card_number', data: '1234' }, { deep: { type: 'nope', data: 1 } }]));
+      expect(error).toMatchObject({ kind: 'validation' });
+      expect(Object.keys(error.errors!).sort()).toEqual(['[1].data', '[2].deep.type']);
+      expect(await createdEvents()).toEqual([]);
+    });
+
+    it('writes nothing when a token\'s containers have no token:create rule, and names every such path in one 403', async () => {
+      const rules = [rule(1, '/pii/', 'reveal', 'token:create')];
+      const error = await failure(run({ ok: { type: 'social_security_number', data: SSN }, card: { type: 'card_number', data: CARD }, leaf: 'x' }, rules));
+      expect(error).toMatchObject({ kind: 'forbidden' });
+      expect(error.message).toBe('No access rule of this application grants token:create on the containers of the token at card (and 1 more, named in errors).');
+      expect(Object.keys(error.errors!)).toEqual(['card.containers', 'leaf']);
+      expect(await createdEvents()).toEqual([]);
+    });
+
+    it('names a body that is one uncovered request `body`', async () => {
+      const error = await failure(run({ type: 'card_number', data: CARD }, [rule(1, '/pii/', 'reveal', 'token:create')]));
+      expect(error.message).toMatch(/at body\.$/);
+      expect(Object.keys(error.errors!)).toEqual(['containers']);
+    });
+
+    it('writes nothing when one custom id is taken, and names its path in the 409', async () => {
+      const taken = randomUUID();
+      await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), { id: taken, type: 'token', data: 'first' }));
+      const before = await createdEvents();
+      const error = await failure(run({ fresh: { type: 'token', data: 'a' }, again: { id: taken, type: 'token', data: 'b' } }));
+      expect(error).toMatchObject({ kind: 'conflict', message: 'The id of the request at again is already taken in this tenant.' });
+      expect(await createdEvents()).toEqual(before);
+    });
+
+    describe('deduplication', () => {
+      it('returns an existing token the caller\'s token:create rules cover, under the rule for its containers', async () => {
+        const existing = (await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), { type: 'social_security_number', data: SSN, containers: ['/ops/'] }))).token;
+        const rules = [rule(1, '/ops/', 'mask', 'token:create'), rule(2, '/', 'reveal', 'token:create')];
+        const [found, fresh] = (await run(
+          [
+            { type: 'social_security_number', data: '123456789', deduplicate_token: true },
+            { type: 'social_security_number', data: SSN },
+          ],
+          rules,
+        )) as TokenView[];
+        expect(found).toMatchObject({ id: existing.id, data: 'XXX-XX-6789' });
+        expect(fresh.id).not.toBe(existing.id);
+      });
+
+      it('creates a new token when the only match lies outside the caller\'s token:create rules', async () => {
+        const hidden = (await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), { type: 'token', data: 'cust_42', containers: ['/secret/'] }))).token;
+        const [token] = (await run([{ type: 'token', data: 'cust_42', containers: ['/mine/'], deduplicate_token: true }], [rule(1, '/mine/', 'reveal', 'token:create')])) as TokenView[];
+        expect(token.id).not.toBe(hidden.id);
+        expect(token.containers).toEqual(['/mine/']);
+      });
+
+      it('finds an earlier request of the same body, as if the requests came one after another', async () => {
+        const request = { type: 'card_number', data: CARD, deduplicate_token: true };
+        const [first, second, plain] = (await run([request, request, { ...request, deduplicate_token: false }])) as TokenView[];
+        expect(second).toBe(first);
+        expect(plain.id).not.toBe(first.id);
+        expect(await createdEvents()).toHaveLength(2);
+      });
+    });
+
+    it('tokenizes as the principal of the command: another application\'s rules give another answer', async () => {
+      const body = { type: 'social_security_number', data: SSN };
+      expect(((await run(body, [rule(1, '/', 'mask', 'token:create')])) as TokenView).data).toBe('XXX-XX-6789');
+      expect(((await run(body, REVEAL_ALL)) as TokenView).data).toBe(SSN);
+    });
+
+    it('answers an empty array or object without writing anything', async () => {
+      expect(await run([])).toEqual([]);
+      expect(await run({ nothing: null })).toEqual({ nothing: null });
+      expect(await createdEvents()).toEqual([]);
+    });
+  });
+
+  describe('detokenize', () => {
+    const created = async (body: unknown) => (await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), body))).token.id;
+
+    it('replaces each expression by the token as the caller\'s token:read rule shows it', async () => {
+      const ssn = await created({ type: 'social_security_number', data: SSN });
+      const card = await created({ type: 'token', data: { number: CARD, exp: 12 }, containers: ['/cards/'] });
+      const rules = [rule(1, '/pii/', 'mask', 'token:read'), rule(2, '/', 'reveal', 'token:read')];
+      const answer = await detokenize({ ssn: `{{ ${ssn} }}`, card: `{{ ${card} }}`, number: `{{ ${card} | json: '$.number' | reveal_last: 4 }}`, text: `exp {{ ${card} | json: '$.exp' }}` }, rules);
+      expect(answer).toEqual({ ssn: 'XXX-XX-6789', card: { number: CARD, exp: 12 }, number: 'XXXXXXXXXXXX4242', text: 'exp 12' });
+    });
+
+    it('answers a token that does not exist and one no rule covers with the same 400', async () => {
+      const hidden = await created({ type: 'token', data: 'secret', containers: ['/hidden/'] });
+      const rules = [rule(1, '/visible/', 'reveal', 'token:read')];
+      const missing = await failure(detokenize({ a: `{{ ${randomUUID()} }}` }, rules));
+      const uncovered = await failure(detokenize({ a: `{{ ${hidden} }}` }, rules));
+      expect(missing).toMatchObject({ kind: 'validation', errors: { a: [TOKEN_NOT_FOUND_MESSAGE] } });
+      expect([uncovered.kind, uncovered.message, uncovered.errors]).toEqual([missing.kind, missing.message, missing.errors]);
+    });
+
+    it('does not find another tenant\'s token', async () => {
+      const id = await created({ type: 'token', data: 'mine' });
+      expect(await failure(detokenize(`{{ ${id} }}`, REVEAL_ALL, randomUUID()))).toMatchObject({ errors: { body: [TOKEN_NOT_FOUND_MESSAGE] } });
+    });
+
+    it('reads a token whose data key was shredded (a delete in flight) as not found', async () => {
+      const id = await created({ type: 'social_security_number', data: SSN });
+      await keys.destroy(tenantId, id);
+      for (const transform of ['reveal', 'mask'] as const) {
+        const error = await failure(detokenize({ x: `{{ ${id} }}` }, [rule(1, '/', transform, 'token:read')]));
+        expect(error.errors).toEqual({ x: [TOKEN_NOT_FOUND_MESSAGE] });
+      }
+    });
+
+    it('refuses with 403 a token its rule redacts, or masks without a mask', async () => {
+      const ssn = await created({ type: 'social_security_number', data: SSN });
+      const note = await created({ type: 'token', data: 'no mask here' });
+      const redacted = await failure(detokenize({ a: { b: `{{ ${ssn} }}` } }, [rule(1, '/', 'redact', 'token:read')]));
+      expect(redacted).toMatchObject({ kind: 'forbidden', message: 'The access rule that applies to the token at a.b does not show its data.' });
+      expect(await failure(detokenize([`{{ ${note} }}`], [rule(1, '/', 'mask', 'token:read')]))).toMatchObject({ kind: 'forbidden' });
+    });
+  });
+});
