@@ -13,3 +13,4 @@ export * from './sandbox';
 export * from './read-model/sqlite/sqlite-formulas';
 export * from './read-model/sqlite/tokens/sqlite-tokens';
 export * from './read-model/sqlite/tokens/sqlite-token-sql';
+export * from './read-model/sqlite/sqlite-reactors';

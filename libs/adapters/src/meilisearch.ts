@@ -7,3 +7,4 @@ export * from './read-model/meilisearch/meili-version';
 export * from './read-model/meilisearch/meili-directory';
 export * from './read-model/meilisearch/meili-formulas';
 export * from './read-model/meilisearch/meili-tokens';
+export * from './read-model/meilisearch/meili-reactors';

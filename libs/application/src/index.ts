@@ -24,4 +24,6 @@ export * from './projections/tokens.projection';
 export * from './use-cases/token-view';
 export * from './use-cases/tokens';
 export * from './projections/key-shredding.projection';
+export * from './projections/reactors.projection';
+export * from './use-cases/reactors';
 export * from './use-cases/tokenize';

@@ -3,11 +3,13 @@
 import {
   MeiliApplicationReadModel,
   MeiliFormulaReadModel,
+  MeiliReactorReadModel,
   MeiliReadModel,
   MeiliTenantReadModel,
   MeiliTokenSearchIndex,
   meiliApplicationsCollection,
   meiliFormulasCollection,
+  meiliReactorsCollection,
   meiliTenantsCollection,
   meiliTokensCollection,
 } from '@vault/adapters/meilisearch';
@@ -20,6 +22,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     meiliApplicationsCollection,
     meiliFormulasCollection,
     meiliTokensCollection,
+    meiliReactorsCollection,
   ]);
   // Refuses a server older than MINIMUM_MEILISEARCH_VERSION (the error names both versions and reaches main(), which
   // exits 1), then creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
@@ -31,6 +34,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     tenants: new MeiliTenantReadModel(model),
     applications: new MeiliApplicationReadModel(model),
     formulas: new MeiliFormulaReadModel(model),
+    reactors: new MeiliReactorReadModel(model),
     tokens: new MeiliTokenSearchIndex(model, searches.notify),
     onSearch: searches.add,
     // No onSwap: a swap replaces the contents under the same index uids, for every process at once.

@@ -7,6 +7,8 @@ import {
   tokensProjection,
   ProjectionSet,
   ProjectionStore,
+  ReactorReadModel,
+  reactorsProjection,
   RebuildableReadModel,
   TenantReadModel,
   applicationsProjection,
@@ -15,12 +17,14 @@ import {
 import {
   SqliteApplicationReadModel,
   SqliteFormulaReadModel,
+  SqliteReactorReadModel,
   SqliteReadModel,
   SqliteTenantReadModel,
   SqliteTokenSearchIndex,
   tokensTable,
   applicationsTable,
   formulasTable,
+  reactorsTable,
   tenantsTable,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
@@ -31,6 +35,7 @@ export interface ReadModels {
   tenants: TenantReadModel;
   applications: ApplicationReadModel;
   formulas: FormulaReadModel;
+  reactors: ReactorReadModel;
   tokens: TokenSearchIndex;
   /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
@@ -51,7 +56,8 @@ export function searchListeners(): { add(listener: SearchListener): void; notify
   };
 }
 
-export const allProjections = () => new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection]);
+export const allProjections = () =>
+  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection]);
 
 export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   if (config.search !== 'embedded') {
@@ -59,7 +65,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
     return meili.openMeilisearchReadModels(config);
   }
-  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable]);
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable]);
   model.removeStaleFiles();
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
@@ -69,6 +75,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     tenants: new SqliteTenantReadModel(model),
     applications: new SqliteApplicationReadModel(model),
     formulas: new SqliteFormulaReadModel(model),
+    reactors: new SqliteReactorReadModel(model),
     tokens,
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));

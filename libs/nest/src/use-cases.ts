@@ -10,6 +10,8 @@ import {
   CommandRunner,
   CreateApplicationCommand,
   CreateApplicationHandler,
+  CreateReactorCommand,
+  CreateReactorHandler,
   CreateReactorFormulaCommand,
   CreateReactorFormulaHandler,
   CreateTenantCommand,
@@ -18,6 +20,8 @@ import {
   CreateTokenHandler,
   DeleteApplicationCommand,
   DeleteApplicationHandler,
+  DeleteReactorCommand,
+  DeleteReactorHandler,
   DeleteReactorFormulaCommand,
   DeleteReactorFormulaHandler,
   DeleteTokenCommand,
@@ -29,8 +33,11 @@ import {
   ExpireTokenHandler,
   GetApplicationHandler,
   GetApplicationQuery,
+  FormulaReactors,
   GetReactorFormulaHandler,
   GetReactorFormulaQuery,
+  GetReactorHandler,
+  GetReactorQuery,
   GetTokenHandler,
   GetTokenQuery,
   IdGenerator,
@@ -41,6 +48,11 @@ import {
   ListApplicationsQuery,
   ListReactorFormulasHandler,
   ListReactorFormulasQuery,
+  ListReactorsHandler,
+  ListReactorsQuery,
+  PatchReactorCommand,
+  PatchReactorHandler,
+  ProjectionWaiter,
   RegenerateApplicationKeyCommand,
   RegenerateApplicationKeyHandler,
   ResultOf,
@@ -50,6 +62,8 @@ import {
   TokenizeHandler,
   UpdateApplicationCommand,
   UpdateApplicationHandler,
+  UpdateReactorCommand,
+  UpdateReactorHandler,
   UpdateReactorFormulaCommand,
   UpdateReactorFormulaHandler,
   UpdateTokenCommand,
@@ -74,6 +88,9 @@ export interface UseCasePorts {
   ids: IdGenerator;
   keys: ApiKeys;
   clock: Clock;
+  /** What writes wait on for read-your-writes (the projector): the formula-change check waits on it too. */
+  waiter: ProjectionWaiter;
+  writeWaitMs: number;
 }
 
 type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
@@ -108,9 +125,13 @@ export const useCaseProviders: Provider[] = [
   useCase(ListApplicationsQuery, ListApplicationsHandler, (p) => new ListApplicationsHandler(p.readModels.applications)),
   // Reactor formulas
   useCase(CreateReactorFormulaCommand, CreateReactorFormulaHandler, (p) => new CreateReactorFormulaHandler(p.runner, p.checker, p.ids)),
-  useCase(UpdateReactorFormulaCommand, UpdateReactorFormulaHandler, (p) => new UpdateReactorFormulaHandler(p.runner, p.checker)),
-  useCase(DeleteReactorFormulaCommand, DeleteReactorFormulaHandler, (p) => new DeleteReactorFormulaHandler(p.runner)),
-  useCase(ImportOfficialFormulaCommand, ImportOfficialFormulaHandler, (p) => new ImportOfficialFormulaHandler(p.runner, p.checker, p.clock)),
+  useCase(UpdateReactorFormulaCommand, UpdateReactorFormulaHandler, (p) => new UpdateReactorFormulaHandler(p.runner, p.checker, formulaReactors(p))),
+  useCase(DeleteReactorFormulaCommand, DeleteReactorFormulaHandler, (p) => new DeleteReactorFormulaHandler(p.runner, formulaReactors(p))),
+  useCase(
+    ImportOfficialFormulaCommand,
+    ImportOfficialFormulaHandler,
+    (p) => new ImportOfficialFormulaHandler(p.runner, p.checker, p.clock, formulaReactors(p)),
+  ),
   useCase(GetReactorFormulaQuery, GetReactorFormulaHandler, (p) => new GetReactorFormulaHandler(p.readModels.formulas)),
   useCase(ListReactorFormulasQuery, ListReactorFormulasHandler, (p) => new ListReactorFormulasHandler(p.readModels.formulas)),
   // Tokens
@@ -122,7 +143,19 @@ export const useCaseProviders: Provider[] = [
   useCase(SearchTokensQuery, SearchTokensHandler, (p) => new SearchTokensHandler(p.readModels.tokens, p.crypto)),
   useCase(TokenizeCommand, TokenizeHandler, (p) => new TokenizeHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids)),
   useCase(DetokenizeQuery, DetokenizeHandler, (p) => new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine)),
+  // Reactors
+  useCase(CreateReactorCommand, CreateReactorHandler, (p) => new CreateReactorHandler(p.runner, p.events, p.crypto, p.ids)),
+  useCase(UpdateReactorCommand, UpdateReactorHandler, (p) => new UpdateReactorHandler(p.runner, p.events, p.crypto)),
+  useCase(PatchReactorCommand, PatchReactorHandler, (p) => new PatchReactorHandler(p.runner, p.events, p.crypto)),
+  useCase(DeleteReactorCommand, DeleteReactorHandler, (p) => new DeleteReactorHandler(p.runner, p.shredding)),
+  useCase(GetReactorQuery, GetReactorHandler, (p) => new GetReactorHandler(p.readModels.reactors, p.readModels.formulas, p.crypto)),
+  useCase(ListReactorsQuery, ListReactorsHandler, (p) => new ListReactorsHandler(p.readModels.reactors, p.readModels.formulas, p.crypto)),
 ];
+
+/** The reactors of a formula as its update, delete and import check them: once the read models have caught up. */
+function formulaReactors(p: UseCasePorts): FormulaReactors {
+  return new FormulaReactors(p.events, p.waiter, p.readModels.reactors, p.writeWaitMs);
+}
 
 /** The one way into the use cases: a command or query object in, its handler's typed answer out. */
 @Injectable()

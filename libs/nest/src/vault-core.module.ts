@@ -22,7 +22,7 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto } from '@vault/domain';
+import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX } from '@vault/domain';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
@@ -142,6 +142,7 @@ export class VaultCoreModule {
         { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine() },
         {
           // Destroys the data key of every deleted token, from its own checkpoint in the key store (crypto-shredding).
+          // The key of every deleted reactor's configuration too.
           provide: KEY_SHREDDER,
           inject: [EVENT_STORE, KEY_STORE_HANDLE, LOGGER],
           useFactory: async (events: EventStore, keys: SqliteKeyStore, logger: JsonLogger) => {
@@ -155,7 +156,7 @@ export class VaultCoreModule {
                 error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
               },
               systemClock,
-              [TOKEN_STREAM_PREFIX],
+              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX],
             );
             await shredder.start();
             return shredder;
@@ -163,7 +164,7 @@ export class VaultCoreModule {
         },
         {
           provide: USE_CASE_PORTS,
-          inject: [CommandRunner, EVENT_STORE, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE, FORMULA_CODE_CHECKER, KEY_SHREDDER],
+          inject: [CommandRunner, EVENT_STORE, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE, FORMULA_CODE_CHECKER, KEY_SHREDDER, PROJECTION_WAITER],
           useFactory: (
             runner: CommandRunner,
             events: EventStore,
@@ -172,6 +173,7 @@ export class VaultCoreModule {
             engine: ExpressionEngine,
             checker: FormulaCodeChecker,
             shredder: Projector | null,
+            waiter: ProjectionWaiter,
           ): UseCasePorts => ({
             runner,
             events,
@@ -184,6 +186,8 @@ export class VaultCoreModule {
             ids: uuidGenerator,
             keys: apiKeys,
             clock: systemClock,
+            waiter,
+            writeWaitMs: config.writeWaitMs,
           }),
         },
         ...useCaseProviders,

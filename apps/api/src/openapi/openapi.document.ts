@@ -4,6 +4,7 @@ import { APPLICATION_TYPES } from '@vault/domain';
 import { applicationPaths, applicationSchemas } from './applications.openapi';
 import { commonResponses, commonSchemas } from './common.openapi';
 import { reactorFormulaPaths, reactorFormulaSchemas } from './reactor-formulas.openapi';
+import { reactorPaths, reactorSchemas } from './reactors.openapi';
 import { tokenPaths, tokenSchemas } from './tokens.openapi';
 
 export function openApiDocument(): OpenAPIObject {
@@ -19,7 +20,7 @@ export function openApiDocument(): OpenAPIObject {
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'SVC-API-KEY' } },
-      schemas: { ...commonSchemas, ...applicationSchemas, ...reactorFormulaSchemas, ...tokenSchemas },
+      schemas: { ...commonSchemas, ...applicationSchemas, ...reactorFormulaSchemas, ...tokenSchemas, ...reactorSchemas },
       responses: commonResponses,
     },
     paths: <OpenAPIObject['paths']>{
@@ -48,6 +49,7 @@ export function openApiDocument(): OpenAPIObject {
       ...applicationPaths,
       ...reactorFormulaPaths,
       ...tokenPaths,
+      ...reactorPaths,
       '/health': {
         get: {
           summary: 'Liveness and readiness, with projection lag',

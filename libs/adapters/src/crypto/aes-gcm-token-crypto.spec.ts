@@ -71,6 +71,21 @@ describe('encrypt and decrypt', () => {
     await expect(crypto.decrypt(TENANT, TOKEN, altered)).rejects.toBeInstanceOf(DataKeyUnavailableError);
   });
 
+  it('binds an envelope to its purpose: a sealed reactor configuration never opens as token data or a mask, nor they as it', async () => {
+    const reactorKey = `reactor:${TOKEN}`;
+    const configuration = await crypto.encrypt(TENANT, reactorKey, '{"api_key":"sk_live"}', 'reactor_configuration');
+    expect(await crypto.decrypt(TENANT, reactorKey, configuration, 'reactor_configuration')).toBe('{"api_key":"sk_live"}');
+    for (const purpose of ['data', 'mask'] as const) {
+      await expect(crypto.decrypt(TENANT, reactorKey, configuration, purpose)).rejects.toBeInstanceOf(DataKeyUnavailableError);
+    }
+    const data = await crypto.encrypt(TENANT, TOKEN, SSN);
+    await expect(crypto.decrypt(TENANT, TOKEN, data, 'reactor_configuration')).rejects.toBeInstanceOf(DataKeyUnavailableError);
+    // The reactor's key is its own: destroying it leaves the token with the same UUID readable.
+    await keys.destroy(TENANT, reactorKey);
+    expect(await crypto.decrypt(TENANT, TOKEN, data)).toBe(SSN);
+    await expect(crypto.decrypt(TENANT, reactorKey, configuration, 'reactor_configuration')).rejects.toBeInstanceOf(DataKeyUnavailableError);
+  });
+
   it('cannot open data sealed under another master key', async () => {
     const sealed = await crypto.encrypt(TENANT, TOKEN, SSN);
     const otherMaster = new AesGcmTokenCrypto(randomBytes(32), keys);

@@ -127,7 +127,8 @@ export class AesGcmTokenCrypto implements TokenCrypto {
 
 /**
  * Binding the ciphertext to its tenant, token and purpose makes an envelope copied onto another token, or a sealed mask
- * presented as the data, fail to open.
+ * presented as the data, fail to open; a reactor's sealed configuration (purpose `reactor_configuration`, key
+ * `reactor:<id>`) is likewise no token ciphertext, and no token ciphertext is a configuration.
  */
 const dataAad = (tenantId: string, tokenId: string, purpose: SealPurpose): Buffer =>
   Buffer.from(`vault:${purpose}:${tenantId}:${tokenId}`);

@@ -1,5 +1,5 @@
 // The queries the API asks of the read models. Each adapter (embedded SQLite, Meilisearch) answers them.
-import type { AccessRule, ApplicationType, ReactorFormula } from '@vault/domain';
+import type { AccessRule, ApplicationType, ReactorFormula, ReactorOfFormula, ReactorRecord } from '@vault/domain';
 
 export interface Page<T> {
   items: T[];
@@ -69,6 +69,32 @@ export interface FormulaReadModel {
   get(tenantId: string, id: string): Promise<FormulaDocument | null>;
   /** Official formulas plus the tenant's private ones, ordered by name (case-insensitive) then id, with the exact total. */
   list(tenantId: string, query: FormulaListQuery): Promise<Page<FormulaDocument>>;
+}
+
+/**
+ * A reactor as the read model keeps it (the reactor record): the configuration sealed, its shape in the clear. Stored
+ * under reactorKey(tenant_id, id): reactor ids are unique within a tenant only.
+ */
+export type ReactorDocument = ReactorRecord;
+
+/** The same `name` filter and pagination as formulas. */
+export type ReactorListQuery = FormulaListQuery;
+
+/** What the formula-change check reads of each reactor of a formula, and whose reactor it is. */
+export interface ReactorOfFormulaDocument extends ReactorOfFormula {
+  tenant_id: string;
+}
+
+export interface ReactorReadModel {
+  /** The tenant's reactor, or null (another tenant's reactor with this id is as good as absent). */
+  get(tenantId: string, id: string): Promise<ReactorDocument | null>;
+  /** The tenant's reactors, ordered by name (case-insensitive) then id, with the exact total. */
+  list(tenantId: string, query: ReactorListQuery): Promise<Page<ReactorDocument>>;
+  /**
+   * Every reactor of the formula, in every tenant (an official formula's reactors belong to many), ordered by name
+   * (case-insensitive) then id: what a formula update or delete must not break. Never the sealed configuration.
+   */
+  ofFormula(formulaId: string): Promise<ReactorOfFormulaDocument[]>;
 }
 
 /** The name filter as a predicate over lower-cased names: the reference semantics every adapter must match. */

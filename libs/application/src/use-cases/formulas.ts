@@ -1,9 +1,12 @@
 // Reactor formulas: the commands and queries, and their handlers, which are the use cases. Validation (shape, then
-// code in the sandbox) comes first; the decider owns conflicts and visibility.
+// code in the sandbox) comes first; the decider owns conflicts and visibility. An update, delete or import that would
+// break reactors of the formula is a 409 naming them (API.md "Reactors").
 import {
   Actor,
   assertCodeCompiles,
+  assertFormulaChangeBreaksNoReactor,
   CommandContext,
+  FormulaChange,
   FormulaCodeChecker,
   formulaStream,
   importOfficialFormulaCommand,
@@ -11,12 +14,15 @@ import {
   ReactorFormula,
   ReactorFormulaCommand,
   reactorFormulaDecider,
+  ReactorFormulaEvent,
+  ReactorFormulaState,
   validateFormulaInput,
   validateOfficialFormulaFile,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { FormulaListQuery, FormulaReadModel, Page } from '../ports/read-models';
 import type { Clock, IdGenerator } from '../ports/system';
+import type { FormulaReactors } from './reactors';
 import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
 /** A formula as the API shows it: modified_by/modified_at only once it has been modified. */
@@ -84,8 +90,32 @@ export class ListReactorFormulasQuery extends VaultQuery<Page<FormulaView>> {
   }
 }
 
-const runFormulaCommand = async (runner: CommandRunner, ctx: CommandContext, command: ReactorFormulaCommand) =>
-  runner.run(reactorFormulaDecider, formulaStream(command.data.id), command, ctx);
+const runFormulaCommand = async (
+  runner: CommandRunner,
+  ctx: CommandContext,
+  command: ReactorFormulaCommand,
+  reactors?: FormulaReactors,
+) => runner.run(reactorFormulaDecider, formulaStream(command.data.id), reactors ? checkedAgainst(reactors, command, ctx) : command, ctx);
+
+/**
+ * The command, built in the runner's state callback so that every attempt checks it against the formula's reactors as
+ * they are then. The decider's own rules answer first: a caller who may not change this formula (another tenant's: 404;
+ * an official one: 403) learns nothing of its reactors. Then a change that would break one is the 409 naming them.
+ */
+const checkedAgainst =
+  (reactors: FormulaReactors, command: ReactorFormulaCommand, ctx: CommandContext) =>
+  async (state: ReactorFormulaState): Promise<ReactorFormulaCommand> => {
+    const change = formulaChangeOf(reactorFormulaDecider.decide(command, state, ctx));
+    if (change !== null) assertFormulaChangeBreaksNoReactor(change, await reactors.of(command.data.id));
+    return command;
+  };
+
+/** What the decided events change for the formula's reactors: nothing for a create (a new formula has none) or a no-op. */
+const formulaChangeOf = (events: ReactorFormulaEvent[]): FormulaChange | null => {
+  const last = events[events.length - 1];
+  if (last === undefined || last.type === 'ReactorFormulaCreated') return null;
+  return last.type === 'ReactorFormulaDeleted' ? 'deleted' : last.data.configuration;
+};
 
 const recorded = (formula: ReactorFormula | null): ReactorFormula => {
   if (!formula) throw new Error('A reactor formula command left no formula behind.');
@@ -112,21 +142,26 @@ export class UpdateReactorFormulaHandler implements UseCaseHandler<UpdateReactor
   constructor(
     private readonly runner: CommandRunner,
     private readonly checker: FormulaCodeChecker,
+    private readonly reactors: FormulaReactors,
   ) {}
 
   async execute({ caller, id, body }: UpdateReactorFormulaCommand): Promise<FormulaView> {
     const input = validateFormulaInput(body);
     await assertCodeCompiles(this.checker, input.code);
-    const { state } = await runFormulaCommand(this.runner, contextOf(caller), { type: 'UpdateReactorFormula', data: { id, input } });
+    const command: ReactorFormulaCommand = { type: 'UpdateReactorFormula', data: { id, input } };
+    const { state } = await runFormulaCommand(this.runner, contextOf(caller), command, this.reactors);
     return toFormulaView(recorded(state));
   }
 }
 
 export class DeleteReactorFormulaHandler implements UseCaseHandler<DeleteReactorFormulaCommand> {
-  constructor(private readonly runner: CommandRunner) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly reactors: FormulaReactors,
+  ) {}
 
   async execute({ caller, id }: DeleteReactorFormulaCommand): Promise<void> {
-    await runFormulaCommand(this.runner, contextOf(caller), { type: 'DeleteReactorFormula', data: { id } });
+    await runFormulaCommand(this.runner, contextOf(caller), { type: 'DeleteReactorFormula', data: { id } }, this.reactors);
   }
 }
 
@@ -135,13 +170,14 @@ export class ImportOfficialFormulaHandler implements UseCaseHandler<ImportOffici
     private readonly runner: CommandRunner,
     private readonly checker: FormulaCodeChecker,
     private readonly clock: Clock,
+    private readonly reactors: FormulaReactors,
   ) {}
 
   async execute({ file, actor, correlationId }: ImportOfficialFormulaCommand): Promise<ImportOutcome> {
     const parsed = validateOfficialFormulaFile(file);
     await assertCodeCompiles(this.checker, parsed.input.code);
     const ctx: CommandContext = { tenantId: null, actor, now: this.clock.now(), correlationId };
-    const { events } = await runFormulaCommand(this.runner, ctx, importOfficialFormulaCommand(parsed));
+    const { events } = await runFormulaCommand(this.runner, ctx, importOfficialFormulaCommand(parsed), this.reactors);
     const result = events.length === 0 ? 'unchanged' : events[0].type === 'ReactorFormulaCreated' ? 'created' : 'updated';
     return { id: parsed.id, name: parsed.input.name, result };
   }

@@ -17,8 +17,12 @@ export interface EncryptedData {
   tag: string;
 }
 
-/** What an envelope holds: the token's data, or its evaluated mask (sealed with the same key, bound to its purpose). */
-export type SealPurpose = 'data' | 'mask';
+/**
+ * What an envelope holds: the token's data, or its evaluated mask (sealed with the same key, bound to its purpose), or
+ * a reactor's configuration (sealed under a key of its own, `reactor:<id>`). The purpose is part of the authenticated
+ * data, so an envelope of one purpose never opens as another: a sealed configuration is no token ciphertext.
+ */
+export type SealPurpose = 'data' | 'mask' | 'reactor_configuration';
 
 export interface TokenCrypto {
   /**

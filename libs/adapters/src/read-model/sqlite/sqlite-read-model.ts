@@ -22,8 +22,9 @@ const POINTER = 'CURRENT';
  * The layout of the read model's tables (PRAGMA user_version). A file of another layout is never opened for writing:
  * start-up builds a fresh one from the event log instead (the projector replays from the start), and deletes the old.
  * 2: token rows are unique per (tenant_id, id).
+ * 3: the reactors table (its projection replays the reactor events a file of layout 2 never applied).
  */
-export const READ_MODEL_SCHEMA_VERSION = 2;
+export const READ_MODEL_SCHEMA_VERSION = 3;
 
 export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private db: SqliteDatabase;
