@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { MANAGEMENT_PERMISSIONS } from '@vault/domain';
+import { ImportOfficialFormulaCommand } from '@vault/application';
+import { VaultBus } from '@vault/nest';
 import { createApplication, startTestApp, TestApp } from '../support/test-app';
 
 const TOTAL_RUNS = Number(process.env.VAULT_FUZZ_RUNS ?? 240);
@@ -191,7 +193,7 @@ const queryString: fc.Arbitrary<{ text: string; secrets: string[] }> = fc
 interface World {
   adminKey: string;
   privateKey: string;
-  ids: Record<'token' | 'formula' | 'application' | 'victimToken' | 'victimFormula' | 'victimApplication', string>;
+  ids: Record<'token' | 'formula' | 'application' | 'victimToken' | 'victimFormula' | 'victimApplication' | 'reactor' | 'victimReactor', string>;
 }
 
 type IdKind = keyof World['ids'];
@@ -251,6 +253,11 @@ const formulaBody = {
   configuration: [{ name: 'region', description: 'where', type: 'string' }],
   request_parameters: [{ name: 'card.number', description: 'PAN', type: 'string', optional: false }],
 };
+// Reactors run on the official Mask Email formula (imported in beforeAll), whose id is fixed in its file.
+const MASK_EMAIL = JSON.parse(readFileSync(join(__dirname, '../../formulas/official/mask-email.json'), 'utf8'));
+const reactorUpdateBody = { name: 'Fuzzed reactor', configuration: { mask_character: '*', reveal_domain: true }, application: null };
+const reactorBody = { ...reactorUpdateBody, formula: { id: MASK_EMAIL.id } };
+const reactorPatchBody = { name: 'Patched', configuration: { mask_character: '#', reveal_domain: null }, application: null };
 
 const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/permissions', who: 'private' },
@@ -271,6 +278,12 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/reactor-formulas/{id}', id: 'formula', who: 'admin', body: formulaBody },
   { method: 'put', path: '/reator-formula/{id}', id: 'formula', who: 'admin', body: formulaBody },
   { method: 'delete', path: '/reactor-formulas/{id}', id: 'victimFormula', who: 'admin' },
+  { method: 'post', path: '/reactors', who: 'admin', body: reactorBody },
+  { method: 'get', path: '/reactors', who: 'admin' },
+  { method: 'get', path: '/reactors/{id}', id: 'reactor', who: 'admin' },
+  { method: 'put', path: '/reactors/{id}', id: 'reactor', who: 'admin', body: reactorUpdateBody },
+  { method: 'patch', path: '/reactors/{id}', id: 'reactor', who: 'admin', body: reactorPatchBody },
+  { method: 'delete', path: '/reactors/{id}', id: 'victimReactor', who: 'admin' },
   { method: 'get', path: '/health', who: 'none' },
   { method: 'get', path: '/health/live', who: 'none' },
   { method: 'get', path: '/health/ready', who: 'none' },
@@ -368,6 +381,7 @@ describe('hostile input against every endpoint', () => {
       rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: TOKEN_PERMISSIONS }],
     });
     const victim = await createApplication(test, { name: 'fuzz victim', type: 'private', permissions: ['token:read'] }, admin.key);
+    await test.app.get(VaultBus).execute(new ImportOfficialFormulaCommand(MASK_EMAIL, { type: 'operator', id: 'fuzz' }, 'fuzz'));
     const post = (key: string, path: string, body: object) => test.http().post(path).set('SVC-API-KEY', key).send(body);
     const created = async (response: Promise<{ status: number; body: { id: string } }>) => {
       const { status, body } = await response;
@@ -384,6 +398,8 @@ describe('hostile input against every endpoint', () => {
         victimFormula: await created(post(admin.key, '/reactor-formulas', { ...formulaBody, name: 'victim' })),
         application: holder.id,
         victimApplication: victim.id,
+        reactor: await created(post(admin.key, '/reactors', reactorBody)),
+        victimReactor: await created(post(admin.key, '/reactors', { ...reactorBody, name: 'victim' })),
       },
     };
   });
