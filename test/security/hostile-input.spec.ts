@@ -259,6 +259,11 @@ const reactorUpdateBody = { name: 'Fuzzed reactor', configuration: { mask_charac
 const reactorBody = { ...reactorUpdateBody, formula: { id: MASK_EMAIL.id } };
 const reactorPatchBody = { name: 'Patched', configuration: { mask_character: '#', reveal_domain: null }, application: null };
 
+// Tokenize walks any object or array; detokenize reads expressions of a token id that does not exist (a 400 path).
+const tokenizeBody = { card: tokenBody, notes: ['text', 42, true, null], nested: { leaf: 'x', list: [{ type: 'token', data: { a: 1 } }] } };
+const DETOKENIZE_ID = '9e6c9a4e-5e31-4b6f-9a3c-2f1d6f0f7a11';
+const detokenizeBody = { card: `{{ ${DETOKENIZE_ID} }}`, text: `x {{ token: ${DETOKENIZE_ID} | json: '$.a' | last4 }} y`, n: 5, list: [null, 'plain'] };
+
 const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/permissions', who: 'private' },
   { method: 'post', path: '/applications', who: 'admin', body: applicationBody },
@@ -272,6 +277,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/tokens/{id}', id: 'token', who: 'private' },
   { method: 'patch', path: '/tokens/{id}', id: 'token', who: 'private', body: patchBody },
   { method: 'delete', path: '/tokens/{id}', id: 'victimToken', who: 'private' },
+  { method: 'post', path: '/tokenize', who: 'private', body: tokenizeBody },
+  { method: 'post', path: '/tokens/tokenize', who: 'private', body: tokenizeBody },
+  { method: 'post', path: '/detokenize', who: 'private', body: detokenizeBody },
   { method: 'post', path: '/reactor-formulas', who: 'admin', body: formulaBody },
   { method: 'get', path: '/reactor-formulas', who: 'admin' },
   { method: 'get', path: '/reactor-formulas/{id}', id: 'formula', who: 'admin' },

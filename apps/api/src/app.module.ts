@@ -11,13 +11,14 @@ import { vaultValidationPipe } from './http/validation.pipe';
 import { PermissionsController } from './permissions/permissions.controller';
 import { ExpirySweeper } from './tokens/expiry-sweeper';
 import { TokensController } from './tokens/tokens.controller';
+import { TokenizeController } from './tokens/tokenize.controller';
 import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
 
 export function appModule(config: VaultConfig) {
   @Module({
     imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), MetricsModule],
-    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, HealthController, ReactorsController],
+    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, TokenizeController, HealthController, ReactorsController],
     providers: [
       ExpirySweeper,
       { provide: APP_GUARD, useClass: AccessGuard },

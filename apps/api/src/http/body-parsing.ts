@@ -1,10 +1,18 @@
 // JSON bodies only: 415 for another media type or charset, 413 past 1 MiB, 400 for invalid JSON, a body nesting more
-// than 64 deep, or a non-object. Nothing after this middleware sees a body that could overflow a recursive walker.
+// than 64 deep, or a non-object (but on the tokenize and detokenize paths, which take any JSON value). Nothing after
+// this middleware sees a body that could overflow a recursive walker.
 import { NextFunction, raw, Request, Response } from 'express';
 import { readJsonText } from './json-text';
 import { problem } from './problem';
 
 const LIMIT = '1mb';
+
+/**
+ * POST paths whose body may be any JSON value (API.md "Tokenize and detokenize"): tokenize takes arrays as well as
+ * objects and names a bare primitive itself, detokenize takes anything. Express routes paths case-insensitively and
+ * with a trailing slash, and so does this.
+ */
+const ANY_JSON_BODY_PATHS = /^\/(?:(?:tokens\/)?tokenize|detokenize)\/?$/i;
 
 /** The media types are checked below, before reading; body-parser only reads (and inflates) the bytes. */
 const readBytes = raw({ limit: LIMIT, type: () => true });
@@ -58,7 +66,8 @@ async function parseBody(bytes: Buffer, req: Request, res: Response, next: NextF
     return;
   }
   const body = read.value;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  const anyValue = req.method === 'POST' && ANY_JSON_BODY_PATHS.test(req.path);
+  if (!anyValue && (body === null || typeof body !== 'object' || Array.isArray(body))) {
     send(res, 400, 'The request body must be a JSON object.', { body: ['body must be a JSON object'] });
     return;
   }

@@ -6,6 +6,7 @@ import { commonResponses, commonSchemas } from './common.openapi';
 import { reactorFormulaPaths, reactorFormulaSchemas } from './reactor-formulas.openapi';
 import { reactorPaths, reactorSchemas } from './reactors.openapi';
 import { tokenPaths, tokenSchemas } from './tokens.openapi';
+import { tokenizePaths } from './tokenize.openapi';
 
 export function openApiDocument(): OpenAPIObject {
   return {
@@ -49,6 +50,7 @@ export function openApiDocument(): OpenAPIObject {
       ...applicationPaths,
       ...reactorFormulaPaths,
       ...tokenPaths,
+      ...tokenizePaths,
       ...reactorPaths,
       '/health': {
         get: {
