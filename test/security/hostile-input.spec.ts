@@ -15,7 +15,7 @@ import { createApplication, startTestApp, TestApp } from '../support/test-app';
 const TOTAL_RUNS = Number(process.env.VAULT_FUZZ_RUNS ?? 240);
 const WINDOW = 6;
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__'];
-const TOKEN_PERMISSIONS = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search'];
+const TOKEN_PERMISSIONS = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search', 'token:use'];
 
 // ---------------------------------------------------------------------------------------------------------------
 // JSON trees serialised by hand, so `__proto__` stays an own key, numbers keep their exact text and deep nesting
@@ -258,6 +258,8 @@ const MASK_EMAIL = JSON.parse(readFileSync(join(__dirname, '../../formulas/offic
 const reactorUpdateBody = { name: 'Fuzzed reactor', configuration: { mask_character: '*', reveal_domain: true }, application: null };
 const reactorBody = { ...reactorUpdateBody, formula: { id: MASK_EMAIL.id } };
 const reactorPatchBody = { name: 'Patched', configuration: { mask_character: '#', reveal_domain: null }, application: null };
+// The Mask Email reactor, invoked with an address; its 422 message is fixed text that never quotes the args.
+const reactBody = { args: { email: 'jane.doe@example.com' } };
 
 // Tokenize walks any object or array; detokenize reads expressions of a token id that does not exist (a 400 path).
 const tokenizeBody = { card: tokenBody, notes: ['text', 42, true, null], nested: { leaf: 'x', list: [{ type: 'token', data: { a: 1 } }] } };
@@ -292,6 +294,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/reactors/{id}', id: 'reactor', who: 'admin', body: reactorUpdateBody },
   { method: 'patch', path: '/reactors/{id}', id: 'reactor', who: 'admin', body: reactorPatchBody },
   { method: 'delete', path: '/reactors/{id}', id: 'victimReactor', who: 'admin' },
+  { method: 'post', path: '/reactors/{id}/react', id: 'reactor', who: 'private', body: reactBody },
   { method: 'get', path: '/health', who: 'none' },
   { method: 'get', path: '/health/live', who: 'none' },
   { method: 'get', path: '/health/ready', who: 'none' },

@@ -27,3 +27,4 @@ export * from './projections/key-shredding.projection';
 export * from './projections/reactors.projection';
 export * from './use-cases/reactors';
 export * from './use-cases/tokenize';
+export * from './use-cases/react';

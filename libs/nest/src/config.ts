@@ -1,5 +1,6 @@
 // Configuration from the environment (API.md's table plus our own knobs), validated once at start-up.
 import { resolve } from 'node:path';
+import { AllowedHosts } from '@vault/adapters';
 
 export interface VaultConfig {
   port: number;
@@ -21,6 +22,12 @@ export interface VaultConfig {
   expirySweepMs: number;
   /** inline: the API process runs the projector (default with the embedded read model); external: apps/projector does. */
   projector: 'inline' | 'external';
+  /** Reactor invocations (API.md "Reactors", step 3): wall time, heap, runs at once, hosts `fetch` may reach. */
+  reactorTimeoutMs: number;
+  reactorMemoryMb: number;
+  reactorConcurrency: number;
+  /** `host[:port]` entries, in the order given; empty: no network. */
+  reactorAllowedHosts: string[];
 }
 
 export class ConfigError extends Error {}
@@ -53,6 +60,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     projector: projectorMode(env),
     expirySweepMs: int('VAULT_EXPIRY_SWEEP_MS', 30000, 0),
     sync: syncMode(env),
+    reactorTimeoutMs: int('VAULT_REACTOR_TIMEOUT_MS', 10000, 1),
+    // isolated-vm refuses an isolate heap under 8 MB.
+    reactorMemoryMb: int('VAULT_REACTOR_MEMORY_MB', 64, 8),
+    reactorConcurrency: int('VAULT_REACTOR_CONCURRENCY', 4, 1),
+    reactorAllowedHosts: allowedHosts(env),
   };
 }
 
@@ -67,4 +79,16 @@ function syncMode(env: NodeJS.ProcessEnv): VaultConfig['sync'] {
   const value = (env.VAULT_SYNC || 'normal').toLowerCase();
   if (value !== 'normal' && value !== 'full') throw new ConfigError('VAULT_SYNC must be normal or full');
   return value;
+}
+
+/** VAULT_REACTOR_ALLOWED_HOSTS: comma-separated `host[:port]`, checked by the parser the sandbox's fetch uses. */
+function allowedHosts(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.VAULT_REACTOR_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  try {
+    AllowedHosts.parse(entries);
+  } catch (error) {
+    // The parser's message quotes the entry: it is the operator's own setting, not a secret.
+    throw new ConfigError(`VAULT_REACTOR_ALLOWED_HOSTS: ${(error as Error).message}`);
+  }
+  return entries;
 }

@@ -9,6 +9,8 @@ export const TOKEN_CRYPTO = Symbol('TokenCrypto');
 export const EXPRESSION_ENGINE = Symbol('ExpressionEngine');
 /** Compiles reactor formula code in the sandbox (port: FormulaCodeChecker in libs/domain). */
 export const FORMULA_CODE_CHECKER = Symbol('FormulaCodeChecker');
+/** Runs reactor code in the sandbox under the VAULT_REACTOR_* limits (port: ReactorRuntime in libs/domain). */
+export const REACTOR_RUNTIME = Symbol('ReactorRuntime');
 /** The read models behind their ports (ReadModels in read-models.ts). */
 export const READ_MODELS = Symbol('ReadModels');
 /** The validated configuration (VaultConfig). */

@@ -52,6 +52,8 @@ import {
   ListReactorsQuery,
   PatchReactorCommand,
   PatchReactorHandler,
+  ReactCommand,
+  ReactHandler,
   ProjectionWaiter,
   RegenerateApplicationKeyCommand,
   RegenerateApplicationKeyHandler,
@@ -72,7 +74,7 @@ import {
   VaultCommand,
   VaultQuery,
 } from '@vault/application';
-import type { ExpressionEngine, FormulaCodeChecker, TokenCrypto } from '@vault/domain';
+import type { ExpressionEngine, FormulaCodeChecker, ReactorRuntime, TokenCrypto } from '@vault/domain';
 import { USE_CASE_PORTS } from './di-tokens';
 import type { ReadModels } from './read-models';
 
@@ -91,6 +93,8 @@ export interface UseCasePorts {
   /** What writes wait on for read-your-writes (the projector): the formula-change check waits on it too. */
   waiter: ProjectionWaiter;
   writeWaitMs: number;
+  /** Runs reactor code (POST /reactors/{id}/react). */
+  reactorRuntime: ReactorRuntime;
 }
 
 type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
@@ -150,6 +154,19 @@ export const useCaseProviders: Provider[] = [
   useCase(DeleteReactorCommand, DeleteReactorHandler, (p) => new DeleteReactorHandler(p.runner, p.shredding)),
   useCase(GetReactorQuery, GetReactorHandler, (p) => new GetReactorHandler(p.readModels.reactors, p.readModels.formulas, p.crypto)),
   useCase(ListReactorsQuery, ListReactorsHandler, (p) => new ListReactorsHandler(p.readModels.reactors, p.readModels.formulas, p.crypto)),
+  useCase(
+    ReactCommand,
+    ReactHandler,
+    (p) =>
+      new ReactHandler(
+        p.events,
+        p.readModels.applications,
+        p.crypto,
+        new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine),
+        new TokenizeHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids),
+        p.reactorRuntime,
+      ),
+  ),
 ];
 
 /** The reactors of a formula as its update, delete and import check them: once the read models have caught up. */

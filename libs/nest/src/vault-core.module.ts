@@ -15,6 +15,7 @@ import {
   AesGcmTokenCrypto,
   apiKeys,
   IsolatedVmCodeChecker,
+  IsolatedVmReactorRuntime,
   KeyShreddingStore,
   LiquidExpressionEngine,
   loadMasterKey,
@@ -22,7 +23,7 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX } from '@vault/domain';
+import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime } from '@vault/domain';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
@@ -37,6 +38,7 @@ import {
   PROJECTION_WAITER,
   PROJECTOR,
   PROJECTOR_MODE,
+  REACTOR_RUNTIME,
   READ_MODELS,
   TOKEN_CRYPTO,
   USE_CASE_PORTS,
@@ -55,9 +57,12 @@ class Shutdown implements OnApplicationShutdown {
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(KEY_STORE_HANDLE) private readonly keys: SqliteKeyStore,
+    @Inject(REACTOR_RUNTIME) private readonly reactors: IsolatedVmReactorRuntime,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    // First: runs still going end as busy (503) rather than against closed stores.
+    await this.reactors.close();
     await this.projector?.stop();
     await this.shredder?.stop();
     await this.readModels.close();
@@ -121,6 +126,16 @@ export class VaultCoreModule {
             new CommandRunner(events, waiter, { maxAttempts: 5, writeWaitMs: config.writeWaitMs }),
         },
         { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
+        {
+          provide: REACTOR_RUNTIME,
+          useFactory: () =>
+            new IsolatedVmReactorRuntime({
+              timeoutMs: config.reactorTimeoutMs,
+              memoryLimitMb: config.reactorMemoryMb,
+              concurrency: config.reactorConcurrency,
+              allowedHosts: config.reactorAllowedHosts,
+            }),
+        },
         // Data keys live apart from the event log so that destroying one shreds every copy of a token's data.
         { provide: KEY_STORE_HANDLE, useFactory: () => SqliteKeyStore.open(config.dataDir, config.sync) },
         {
@@ -164,7 +179,17 @@ export class VaultCoreModule {
         },
         {
           provide: USE_CASE_PORTS,
-          inject: [CommandRunner, EVENT_STORE, READ_MODELS, TOKEN_CRYPTO, EXPRESSION_ENGINE, FORMULA_CODE_CHECKER, KEY_SHREDDER, PROJECTION_WAITER],
+          inject: [
+            CommandRunner,
+            EVENT_STORE,
+            READ_MODELS,
+            TOKEN_CRYPTO,
+            EXPRESSION_ENGINE,
+            FORMULA_CODE_CHECKER,
+            KEY_SHREDDER,
+            PROJECTION_WAITER,
+            REACTOR_RUNTIME,
+          ],
           useFactory: (
             runner: CommandRunner,
             events: EventStore,
@@ -174,6 +199,7 @@ export class VaultCoreModule {
             checker: FormulaCodeChecker,
             shredder: Projector | null,
             waiter: ProjectionWaiter,
+            reactorRuntime: ReactorRuntime,
           ): UseCasePorts => ({
             runner,
             events,
@@ -188,6 +214,7 @@ export class VaultCoreModule {
             clock: systemClock,
             waiter,
             writeWaitMs: config.writeWaitMs,
+            reactorRuntime,
           }),
         },
         ...useCaseProviders,

@@ -1,6 +1,6 @@
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException, type ArgumentsHost } from '@nestjs/common';
 import { AppendTooLargeError } from '@vault/application';
-import { DomainError } from '@vault/domain';
+import { DomainError, unavailable } from '@vault/domain';
 import { JsonLogger } from '@vault/nest';
 import { ProblemFilter } from './problem.filter';
 
@@ -30,7 +30,7 @@ const filter = (error: unknown) => {
   };
   const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
   new ProblemFilter(new JsonLogger('debug', (line) => lines.push(line))).catch(error, host);
-  return { status: sent.status, body: JSON.parse(sent.body ?? '{}'), log: lines.map((line) => JSON.parse(line)) };
+  return { status: sent.status, body: JSON.parse(sent.body ?? '{}'), log: lines.map((line) => JSON.parse(line)), headers: sent.headers };
 };
 
 const SECRET = 'ssn 987-65-4321 of Zq9secret';
@@ -88,6 +88,27 @@ describe('ProblemFilter, for our own errors', () => {
       status: 413,
       detail: 'The change is larger than the event store accepts in one write (8388608 bytes).',
     });
+    expect(log).toEqual([]);
+  });
+
+  it('answers an unavailable error (a full reactor queue) with 503 and its Retry-After, and logs nothing', () => {
+    const { status, body, log, headers } = filter(unavailable('Too many reactor invocations are waiting; try again later.', 7));
+    expect(status).toBe(503);
+    expect(headers['Retry-After']).toBe('7');
+    expect(body).toEqual({
+      type: 'https://httpstatuses.io/503',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'Too many reactor invocations are waiting; try again later.',
+    });
+    expect(log).toEqual([]);
+  });
+
+  it('answers a failed reactor with 422 and errors.reactor, and logs nothing of its message', () => {
+    const { status, body, log, headers } = filter(new DomainError('unprocessable', 'The reactor failed.', { reactor: [SECRET] }));
+    expect(status).toBe(422);
+    expect(body.errors).toEqual({ reactor: [SECRET] });
+    expect(headers['Retry-After']).toBeUndefined();
     expect(log).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   conflict: 409,
   too_large: 413,
   unprocessable: 422,
+  unavailable: 503,
 };
 
 /**
@@ -39,6 +40,9 @@ export class ProblemFilter implements ExceptionFilter {
     if (body.status === 429 && error instanceof HttpException) {
       const retryAfter = (error.getResponse() as { retryAfter?: number }).retryAfter;
       if (retryAfter) response.setHeader('Retry-After', String(retryAfter));
+    }
+    if (error instanceof DomainError && error.kind === 'unavailable' && error.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(error.retryAfterSeconds));
     }
     response.status(body.status).type('application/problem+json').send(JSON.stringify(body));
   }

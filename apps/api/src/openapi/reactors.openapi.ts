@@ -1,4 +1,4 @@
-// The reactor endpoints (CRUD; the invocation, POST /reactors/{id}/react, comes with its own document section).
+// The reactor endpoints: CRUD and the invocation, POST /reactors/{id}/react.
 import { MAX_CONFIGURATION_VALUE_LENGTH, MAX_REACTOR_NAME_LENGTH } from '@vault/domain';
 import { authErrors, json, pageParameters, uuidPath } from './common.openapi';
 
@@ -133,6 +133,69 @@ export const reactorPaths = {
     delete: {
       summary: 'Delete a reactor and destroy the key of its configuration (reactor:delete)',
       responses: { '204': { description: 'Deleted' }, '400': { $ref: '#/components/responses/BadRequest' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+    },
+  },
+  '/reactors/{id}/react': {
+    parameters: [uuidPath()],
+    post: {
+      summary: "Invoke a reactor: run its formula's current code on args (token:use)",
+      description:
+        "1. `args` is detokenized: every `{{ <token id> }}` (filters allowed, as for POST /detokenize) is replaced by the token's data; " +
+        'the caller needs a rule granting token:use on each token, whatever its transform (the data goes to the code, never back to the caller). ' +
+        'A token that does not exist or that no rule covers: 400 naming `args.<path>`, the same message for both. ' +
+        "2. The detokenized args are checked against the formula's request_parameters (400 naming `args.<path>`; the message gives the declared type, never the value). " +
+        '3. The code runs in a fresh isolated V8 context with `{ args, configuration }`, under VAULT_REACTOR_TIMEOUT_MS, VAULT_REACTOR_MEMORY_MB and ' +
+        'VAULT_REACTOR_CONCURRENCY, `fetch` reaching only VAULT_REACTOR_ALLOWED_HOSTS. ' +
+        "4. `raw` is returned as is; `tokenize` is tokenized exactly as POST /tokenize, as the reactor's application when it has one (else the caller), and returned as `tokens` (null when the code returned none). " +
+        'Args, configuration, raw and the code\'s errors are never logged.',
+      requestBody: {
+        required: false,
+        content: json(
+          {
+            type: 'object',
+            additionalProperties: false,
+            properties: { args: { description: 'Any JSON; detokenization expressions anywhere in its strings' } },
+          },
+          { args: { email: '{{ 0b6f3c9e-2a41-4f8e-9d57-3c1e8a2b7f10 }}' } },
+        ),
+      },
+      responses: {
+        ...authErrors,
+        '200': {
+          description: 'The code ran',
+          content: json({
+            type: 'object',
+            required: ['tokens', 'raw'],
+            properties: {
+              tokens: { description: "The code's `tokenize` with each token request or leaf replaced by its token, as POST /tokenize answers; null without one" },
+              raw: { description: "The code's `raw`, JSON of at most 1 MiB; null without one" },
+            },
+          }),
+        },
+        '400': { $ref: '#/components/responses/BadRequest' },
+        '403': {
+          description: "The caller lacks token:use; or the reactor's application (else the caller) has no token:create rule on the containers of a token its tokenize asks for (errors name each `tokenize.<path>`; no token is created)",
+          content: json({ $ref: '#/components/schemas/Problem' }),
+        },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '409': {
+          description: "The reactor's formula was deleted while the reactor was being created; or a token id its tokenize asks for is taken",
+          content: json({ $ref: '#/components/schemas/Problem' }),
+        },
+        '413': { $ref: '#/components/responses/TooLarge' },
+        '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+        '422': {
+          description:
+            'The code threw, timed out, ran out of memory, did not load or returned something that is not JSON (`errors.reactor`: the thrown message, at most 500 characters); ' +
+            "its tokenize is not a valid tokenize body (`errors.reactor` and `errors['tokenize.<path>']`); or the reactor's application was deleted or has expired (`errors['reactor.application']`)",
+          content: json({ $ref: '#/components/schemas/Problem' }),
+        },
+        '503': {
+          description: 'Too many invocations are running and waiting; retry after the `Retry-After` header (seconds)',
+          headers: { 'Retry-After': { schema: { type: 'integer' } } },
+          content: json({ $ref: '#/components/schemas/Problem' }),
+        },
+      },
     },
   },
 };

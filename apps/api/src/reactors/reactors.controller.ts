@@ -1,4 +1,4 @@
-// Reactors: create, list, read, replace, merge-patch and delete (the invocation, POST /reactors/{id}/react, is not here yet).
+// Reactors: create, list, read, replace, merge-patch, delete, and invoke (POST /reactors/{id}/react).
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import {
   CreateReactorCommand,
@@ -6,6 +6,7 @@ import {
   GetReactorQuery,
   ListReactorsQuery,
   PatchReactorCommand,
+  ReactCommand,
   UpdateReactorCommand,
 } from '@vault/application';
 import { VaultBus } from '@vault/nest';
@@ -61,5 +62,13 @@ export class ReactorsController {
   @RequirePermission('reactor:delete')
   async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
     await this.bus.execute(new DeleteReactorCommand(caller, id));
+  }
+
+  /** `{ args }` → `{ tokens, raw }`: the args' tokens are used (token:use), never shown to the caller. */
+  @Post(':id/react')
+  @HttpCode(200)
+  @RequirePermission('token:use')
+  react(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @Body() body: ReactorBody) {
+    return this.bus.execute(new ReactCommand(caller, id, body));
   }
 }

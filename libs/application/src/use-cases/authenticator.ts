@@ -7,6 +7,15 @@ import type { Principal } from './principal';
 
 const CACHE_SIZE = 10_000;
 
+/** The principal an application acts as: its permissions and effective access rules, computed once here. */
+export const principalOf = (app: ApplicationDocument): Principal => ({
+  applicationId: app.id,
+  tenantId: app.tenant_id,
+  type: app.type,
+  permissions: effectivePermissions(app),
+  accessRules: effectiveRules(app),
+});
+
 export class Authenticator {
   /**
    * Key hash → application, valid while the read model's change stamp is unchanged (any application or tenant change,
@@ -30,13 +39,7 @@ export class Authenticator {
     if (app.expires_at !== null && Date.parse(app.expires_at) <= this.clock.now().getTime()) {
       throw new DomainError('unauthenticated', 'The API key has expired.');
     }
-    return {
-      applicationId: app.id,
-      tenantId: app.tenant_id,
-      type: app.type,
-      permissions: effectivePermissions(app),
-      accessRules: effectiveRules(app),
-    };
+    return principalOf(app);
   }
 
   private async lookup(keyHash: string): Promise<ApplicationDocument | null> {

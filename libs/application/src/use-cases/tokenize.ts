@@ -130,7 +130,15 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
     private readonly engine: ExpressionEngine,
   ) {}
 
-  async execute({ caller, body }: DetokenizeQuery): Promise<unknown> {
+  execute({ caller, body }: DetokenizeQuery): Promise<unknown> {
+    return this.detokenize(caller, body, 'token:read');
+  }
+
+  /**
+   * `token:read` (POST /detokenize): each token as the caller's rule shows it. `token:use` (a reactor's args, API.md
+   * "Reactors" step 2): the data whatever the rule's transform, since it goes to the code, never back to the caller.
+   */
+  async detokenize(caller: Caller, body: unknown, permission: 'token:read' | 'token:use'): Promise<unknown> {
     // Every expression and filter chain is read before any token is.
     const plan = planDetokenize(body, { engine: this.engine });
     const views = new Map<string, ShownToken>();
@@ -138,29 +146,30 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
     // missing token from one no rule covers.
     for (const [i, id] of plan.tokenIds.entries()) {
       if (i > 0) await nextTurn();
-      const view = await this.shown(caller, id);
+      const view = await this.shown(caller, id, permission);
       if (view) views.set(id, view);
     }
     return inTurns(detokenizeSteps(plan, views, this.engine));
   }
 
   /**
-   * The token as the caller's token:read rule shows it, decrypting only what the transform shows. Null (the domain's
-   * one "not found" 400) when it is missing, expired, another tenant's, deleted (its key shredded) or no rule covers it.
+   * The token as the caller's rule for `permission` shows it, decrypting only what the transform shows. Null (the
+   * domain's one "not found" 400) when it is missing, expired, another tenant's, deleted (its key shredded) or no rule
+   * covers it.
    */
-  private async shown(caller: Caller, id: string): Promise<ShownToken | null> {
+  private async shown(caller: Caller, id: string, permission: 'token:read' | 'token:use'): Promise<ShownToken | null> {
     const token = await this.index.get(caller.principal.tenantId, id, caller.now.getTime());
-    const rule = token && selectRule(caller.principal.accessRules, token.containers, 'token:read');
+    const rule = token && selectRule(caller.principal.accessRules, token.containers, permission);
     if (!token || !rule) return null;
     try {
-      return await this.view(token, rule);
+      return await this.view(token, permission === 'token:use' ? { transform: 'reveal' } : rule);
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') return null;
       throw error;
     }
   }
 
-  private async view(token: TokenRecord, rule: AccessRule): Promise<ShownToken> {
+  private async view(token: TokenRecord, rule: Pick<AccessRule, 'transform'>): Promise<ShownToken> {
     switch (rule.transform) {
       case 'reveal':
         return { transform: 'reveal', data: parseTokenData(token.type, await openSealed(this.crypto, token, token.encrypted, 'data')) };

@@ -7,7 +7,8 @@ export type DomainErrorKind =
   | 'not_found' // 404
   | 'conflict' // 409
   | 'too_large' // 413: the change is larger than the event store takes in one write
-  | 'unprocessable'; // 422
+  | 'unprocessable' // 422
+  | 'unavailable'; // 503: try again after `retryAfterSeconds` (a full reactor queue)
 
 /** Field path (dotted, with [i] for array items, e.g. `request_parameters[2].name`) to messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -17,6 +18,8 @@ export class DomainError extends Error {
     readonly kind: DomainErrorKind,
     message: string,
     readonly errors?: FieldErrors,
+    /** For 'unavailable': when to try again (the Retry-After header). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -31,6 +34,9 @@ export const notFound = (what: string) => new DomainError('not_found', `${what} 
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 
 export const conflict = (message: string) => new DomainError('conflict', message);
+
+export const unavailable = (message: string, retryAfterSeconds: number) =>
+  new DomainError('unavailable', message, undefined, retryAfterSeconds);
 
 /**
  * Field errors as a plain object whose keys are all own data properties, even `__proto__` or `constructor`

@@ -1,0 +1,137 @@
+// POST /reactors/{id}/react (API.md "Reactors"): the reactor and its formula's current code, the args detokenized for
+// token:use and checked against the formula's request parameters, the configuration opened, the code run in the
+// sandbox, and its `tokenize` tokenized as POST /tokenize would, as the reactor's application (else the caller).
+//
+// The reactor and its formula are read from their streams, not the read models, for the reason reactors.ts gives: a
+// reactor or formula change that has answered is always seen, even one that answered with X-Projection-Pending. Nothing
+// read here is logged: args, configuration, raw and the code's errors travel in the answer only.
+import {
+  checkReactorArgs,
+  DomainError,
+  type FieldErrors,
+  fieldErrorsOf,
+  notFound,
+  reactorDecider,
+  reactorStream,
+  type ReactorRuntime,
+  type ReactorState,
+  type TokenCrypto,
+  unavailable,
+  validationError,
+  visibleReactor,
+} from '@vault/domain';
+import type { EventStore, RecordedEvent } from '../ports/event-store';
+import type { ApplicationReadModel } from '../ports/read-models';
+import { principalOf } from './authenticator';
+import { openConfiguration, ReactorReferences } from './reactors';
+import { DetokenizeHandler, TokenizeCommand, TokenizeHandler } from './tokenize';
+import { Caller, UseCaseHandler, VaultCommand } from './use-case';
+
+/** The answer: the created (or deduplicated) tokens in the shape of the code's `tokenize`, and its `raw` as is. */
+export interface Reaction {
+  tokens: unknown;
+  raw: unknown;
+}
+
+export class ReactCommand extends VaultCommand<Reaction> {
+  constructor(
+    readonly caller: Caller,
+    readonly id: string,
+    /** `{ args }`: any JSON, detokenization expressions anywhere in it. */
+    readonly body: unknown,
+  ) {
+    super();
+  }
+}
+
+export class ReactHandler implements UseCaseHandler<ReactCommand> {
+  private readonly references: ReactorReferences;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly applications: ApplicationReadModel,
+    private readonly crypto: TokenCrypto,
+    private readonly detokenizer: DetokenizeHandler,
+    private readonly tokenizer: TokenizeHandler,
+    private readonly runtime: ReactorRuntime,
+  ) {
+    this.references = new ReactorReferences(events);
+  }
+
+  async execute({ caller, id, body }: ReactCommand): Promise<Reaction> {
+    const args = argsOf(body);
+    const tenantId = caller.principal.tenantId;
+    const reactor = visibleReactor(foldReactor(await this.events.readStream(reactorStream(tenantId, id))), tenantId);
+    if (!reactor) throw notFound('Reactor');
+    // A formula with reactors cannot be deleted, so only a delete racing this reactor's creation leaves none.
+    const formula = await this.references.formula(reactor.formula_id);
+    if (!formula || (formula.tenant_id !== null && formula.tenant_id !== tenantId)) {
+      throw new DomainError('conflict', "The reactor's formula has been deleted; delete the reactor or create it again from another formula.");
+    }
+    // Who tokenizes the result is settled before anything runs: the code must not call upstream for nothing.
+    const tokenizer = await this.tokenizingCaller(caller, reactor.application_id);
+
+    const detokenized = (await this.detokenizer.detokenize(caller, { args }, 'token:use')) as { args: unknown };
+    checkReactorArgs(detokenized.args, formula.request_parameters);
+    const configuration = await openConfiguration(this.crypto, reactor);
+
+    const result = await this.runtime.run(formula.code, { args: detokenized.args, configuration });
+    if (!result.ok) {
+      if (result.kind === 'busy') throw unavailable(result.message, result.retryAfterSeconds);
+      throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [result.message] });
+    }
+    const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize);
+    return { tokens, raw: result.raw };
+  }
+
+  /**
+   * The reactor's application as a caller (its rules, computed as at authentication), or the caller itself. An
+   * application deleted or expired since the reactor was made can tokenize nothing: 422 naming reactor.application,
+   * which a PUT or PATCH of the reactor (another application, or none) repairs.
+   */
+  private async tokenizingCaller(caller: Caller, applicationId: string | null): Promise<Caller> {
+    if (applicationId === null) return caller;
+    const app = await this.applications.get(caller.principal.tenantId, applicationId);
+    if (!app || (app.expires_at !== null && Date.parse(app.expires_at) <= caller.now.getTime())) {
+      throw new DomainError('unprocessable', "The reactor's application no longer exists or has expired.", {
+        'reactor.application': ["The reactor's application no longer exists or has expired; update the reactor's application."],
+      });
+    }
+    return { ...caller, principal: principalOf(app) };
+  }
+
+  /**
+   * `tokenize` exactly as POST /tokenize, wrapped so that every path the tokenizer names starts with `tokenize`. A
+   * result that is not a valid tokenize body is the code's fault, not the caller's: 422 (its paths, and errors.reactor).
+   * 403 (a container the application may not create in) and 409 (a taken id) pass as they are; nothing is created then.
+   */
+  private async tokenize(caller: Caller, tokenize: unknown): Promise<unknown> {
+    try {
+      const answer = (await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }))) as { tokenize: unknown };
+      return answer.tokenize;
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
+      const errors: FieldErrors = fieldErrorsOf([
+        ['reactor', ['The reactor returned a tokenize that is not a valid tokenize body; the other errors name its paths.']],
+        ...Object.entries(error.errors ?? {}),
+      ]);
+      throw new DomainError('unprocessable', 'The reactor returned a tokenize that is not a valid tokenize body.', errors);
+    }
+  }
+}
+
+/** The body is `{ args }`; args may be left out (no args: `{}`), and nothing else may be sent. */
+const argsOf = (body: unknown): unknown => {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw validationError({ body: ['The body must be an object: { "args": … }.'] });
+  const unknown = Object.keys(body).filter((key) => key !== 'args');
+  if (unknown.length > 0) throw validationError(fieldErrorsOf(unknown.map((key) => [key, [`${key} is not an allowed property.`]] as const)));
+  const { args } = body as { args?: unknown };
+  return args === undefined ? {} : args;
+};
+
+const foldReactor = (history: RecordedEvent[]): ReactorState =>
+  history.reduce(
+    (state, recorded) => reactorDecider.evolve(state, { type: recorded.type, data: recorded.data } as Parameters<typeof reactorDecider.evolve>[1]),
+    reactorDecider.initialState(),
+  );
