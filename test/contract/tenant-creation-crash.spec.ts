@@ -28,6 +28,7 @@ import {
   ExpectedRevision,
   ProjectionSet,
   Projector,
+  StreamAppend,
   BootstrapTenantCommand,
   BootstrapTenantHandler,
   CreateTenantCommand,
@@ -50,6 +51,13 @@ class CrashingEventStore implements EventStore {
     if (this.allowed <= 0) throw new Error('simulated crash before the append');
     this.allowed -= 1;
     return this.inner.append(streamId, events, expected);
+  }
+
+  /** A batch is one write: it crashes or goes through whole, and counts as one append. */
+  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    if (this.allowed <= 0) throw new Error('simulated crash before the append');
+    this.allowed -= 1;
+    return this.inner.appendMany(batch);
   }
 
   readStream: EventStore['readStream'] = (streamId) => this.inner.readStream(streamId);

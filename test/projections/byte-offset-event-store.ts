@@ -16,6 +16,8 @@ export class ByteOffsetEventStore implements EventStore {
     const result = await this.inner.append(streamId, events, expected);
     return { ...result, position: toBytes(result.position) };
   };
+  appendMany: EventStore['appendMany'] = async (batch) =>
+    (await this.inner.appendMany(batch)).map((result) => ({ ...result, position: toBytes(result.position) }));
   readStream: EventStore['readStream'] = async (streamId) => (await this.inner.readStream(streamId)).map(withBytes);
   readAll: EventStore['readAll'] = async (after, limit) => (await this.inner.readAll(fromBytes(after), limit)).map(withBytes);
   headPosition: EventStore['headPosition'] = async () => {

@@ -26,6 +26,7 @@ class DeniedEventStore implements EventStore {
   }
 
   append: EventStore['append'] = (streamId, events, expected) => this.inner.append(streamId, events, expected);
+  appendMany: EventStore['appendMany'] = (batch) => this.inner.appendMany(batch);
   readStream: EventStore['readStream'] = (streamId) => this.inner.readStream(streamId);
   readAll: EventStore['readAll'] = (after, limit) => this.guard(() => this.inner.readAll(after, limit));
   headPosition: EventStore['headPosition'] = () => this.guard(() => this.inner.headPosition());

@@ -62,6 +62,9 @@ describe('EventStoreDB events as recorded events', () => {
   it.each([
     ['token-1', 'TokenCreated', true],
     ['tenant-7', 'TenantCreated', true],
+    ['application-2', 'ApplicationCreated', true],
+    ['formula-3', 'ReactorFormulaCreated', true],
+    ['reactor-t_4', 'ReactorCreated', true],
     ['$ce-token', '$>', false],
     ['token-1', '$streamDeleted', false],
     ['orders-1', 'OrderPlaced', false],
