@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 /** What --phase selects: every phase, or the worst-case bodies alone (no service, baseline or tokens). */
-export const PHASE_CHOICES = ['all', 'worst-case-bodies'];
+export const PHASE_CHOICES = ['all', 'worst-case-bodies', 'react'];
 
 export const HELP = `Usage: npm run bench -- [options]        (or: node scripts/bench/run.mjs [options] after npm run build)
 
@@ -26,7 +26,8 @@ Options:
   --service-arg ARG     extra node flag for the service, repeatable (e.g. --service-arg=--cpu-prof
                         --service-arg=--cpu-prof-dir=/tmp/prof)
   --service-env K=V     extra environment variable for the service, repeatable (e.g. VAULT_LOG_LEVEL=warn)
-  --phase NAME          all (default), or worst-case-bodies alone (no service, baseline or tokens needed)
+  --phase NAME          all (default), worst-case-bodies alone (no service, baseline or tokens needed), or react
+                        alone (a fresh service, the react phase, shutdown; no baseline or tokens)
   --worst-case-repeat N times each worst-case body is sent after its warm-up (default 5)
   --meili-seconds S     with MEILI_URL (and MEILI_MASTER_KEY) set: after the rebuild, time the projector filling an
                         empty Meilisearch read model from this log for at most S seconds (default 60)

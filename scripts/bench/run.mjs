@@ -9,6 +9,7 @@ import { create } from './phases/create.mjs';
 import { lag } from './phases/lag.mjs';
 import { loadToN } from './phases/load-to-n.mjs';
 import { meiliCatchUp } from './phases/meili-catch-up.mjs';
+import { react } from './phases/react.mjs';
 import { memory } from './phases/memory.mjs';
 import { rebuild } from './phases/rebuild.mjs';
 import { search } from './phases/search.mjs';
@@ -20,8 +21,9 @@ import { startMemorySampling } from './service.mjs';
 
 /** The phases each --phase runs, in order; `summary` says whether the targets can be judged afterwards. */
 const PLANS = {
-  all: { phases: [baseline, serviceStart, create, loadToN, lag, search, rebuild, meiliCatchUp, memory, shutdown, worstCaseBodies], summary: true },
+  all: { phases: [baseline, serviceStart, create, loadToN, lag, search, rebuild, meiliCatchUp, react, memory, shutdown, worstCaseBodies], summary: true },
   'worst-case-bodies': { phases: [worstCaseBodies], summary: false },
+  react: { phases: [serviceStart, react, shutdown], summary: false },
 };
 
 const argv = process.argv.slice(2);
