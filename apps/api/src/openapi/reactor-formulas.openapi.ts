@@ -104,9 +104,26 @@ const update = (deprecated: boolean) => ({
         : {}),
     },
     '404': { $ref: '#/components/responses/NotFound' },
-    '409': { $ref: '#/components/responses/Conflict' },
+    '409': breaksReactors('A configuration or setting change that existing reactors would no longer fit (`errors.reactors` names them), or a lost concurrent-write race'),
     ...writeErrors,
     ...authErrors,
+  },
+});
+
+/** A 409 that may name the reactors a formula change would break (API.md "Reactors"). */
+const breaksReactors = (description: string) => ({
+  description,
+  content: {
+    'application/problem+json': {
+      schema: { $ref: '#/components/schemas/Problem' },
+      example: {
+        type: 'https://httpstatuses.io/409',
+        title: 'Conflict',
+        status: 409,
+        detail: 'This change would break reactors built on the formula.',
+        errors: { reactors: ['Forward to billing (6f0c3d4e-8a9b-4c1d-9e2f-3a4b5c6d7e8f)'] },
+      },
+    },
   },
 });
 
@@ -148,7 +165,12 @@ export const reactorFormulaPaths = {
     put: update(false),
     delete: {
       summary: 'Delete a reactor formula (reactor:delete)',
-      responses: { '204': { description: 'Deleted' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+      responses: {
+        '204': { description: 'Deleted' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '409': breaksReactors('The formula has reactors (`errors.reactors` names them; delete them first), or a lost concurrent-write race'),
+        ...authErrors,
+      },
     },
   },
   '/reator-formula/{id}': { parameters: [uuidPath()], put: update(true) },
