@@ -9,6 +9,7 @@
 import { formulaNameMatcher, type FormulaDocument, type FormulaListQuery, type FormulaReadModel, type Page } from '@vault/application';
 import type { RecordAny } from 'meilisearch';
 import { meiliDocumentIndex, meiliQuote, type MeiliCollection } from './meili-collection';
+import { fetchAll } from './meili-tasks';
 import type { MeiliReadModel } from './meili-read-model';
 
 const COLLECTION = 'formulas';
@@ -25,7 +26,6 @@ const MAX_NARROWING_TERMS = 8;
  */
 const SORT_KEY_CHARS = 400;
 /** Documents per request when the adapter collects candidates; it keeps requesting until it has all of them. */
-const FETCH_PAGE = 1000;
 /** The owner marker of official formulas: it has letters outside 0-9a-f, so no hex-encoded tenant id can equal it. */
 const OFFICIAL = 'official';
 
@@ -190,14 +190,7 @@ export class MeiliFormulaReadModel implements FormulaReadModel {
     });
   }
 
-  /** Every document matching `filter`, page by page, never cut short (the documents route ignores maxTotalHits). */
-  private async fetchAll(filter: string[], fields: string[]): Promise<RecordAny[]> {
-    const found = new Map<string, RecordAny>();
-    for (let offset = 0; ; offset += FETCH_PAGE) {
-      const page = await this.model.index(COLLECTION).getDocuments({ filter, fields, offset, limit: FETCH_PAGE });
-      // Keyed by id: a write between two pages may shift offsets, and a document must not be counted twice.
-      for (const hit of page.results) found.set(hit.id as string, hit);
-      if (page.results.length === 0 || offset + page.results.length >= page.total) return [...found.values()];
-    }
+  private fetchAll(filter: string[], fields: string[]): Promise<RecordAny[]> {
+    return fetchAll(this.model.index(COLLECTION), filter, fields);
   }
 }

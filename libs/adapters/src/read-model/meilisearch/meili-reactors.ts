@@ -15,13 +15,13 @@ import {
 import { reactorKey } from '@vault/domain';
 import type { RecordAny } from 'meilisearch';
 import { meiliDocumentIndex, meiliQuote, type MeiliCollection } from './meili-collection';
+import { fetchAll } from './meili-tasks';
 import { formulaNameGrams, formulaNarrowingFilter, formulaSortKey } from './meili-formulas';
 import type { MeiliReadModel } from './meili-read-model';
 
 const COLLECTION = 'reactors';
 const SORT = ['name_sort:asc', 'id:asc'];
 /** Documents per request when the adapter collects candidates; it keeps requesting until it has all of them. */
-const FETCH_PAGE = 1000;
 // What the in-memory paths need to match and order a reactor: never `doc`, which holds the sealed configuration.
 const CANDIDATE_FIELDS = ['id', 'tenant_id', 'name', 'name_sort'];
 const DOCUMENT_FIELDS = ['id', 'tenant_id', 'formula_id', 'doc'];
@@ -131,14 +131,7 @@ export class MeiliReactorReadModel implements ReactorReadModel {
     });
   }
 
-  /** Every document matching `filter`, page by page, never cut short (the documents route ignores maxTotalHits). */
-  private async fetchAll(filter: string[], fields: string[]): Promise<RecordAny[]> {
-    const found = new Map<string, RecordAny>();
-    for (let offset = 0; ; offset += FETCH_PAGE) {
-      const page = await this.model.index(COLLECTION).getDocuments({ filter, fields, offset, limit: FETCH_PAGE });
-      // Keyed by id: a write between two pages may shift offsets, and a document must not be counted twice.
-      for (const hit of page.results) found.set(hit.id as string, hit);
-      if (page.results.length === 0 || offset + page.results.length >= page.total) return [...found.values()];
-    }
+  private fetchAll(filter: string[], fields: string[]): Promise<RecordAny[]> {
+    return fetchAll(this.model.index(COLLECTION), filter, fields);
   }
 }

@@ -21,13 +21,17 @@ export async function settleAll(tasks: EnqueuedTaskPromise[], wait: WaitOptions,
   if (failed) throw failed.reason;
 }
 
-/** Every document matching `filter` (all of them without one), page by page: the documents route ignores maxTotalHits. */
-export async function fetchAll(index: Index, filter?: string[]): Promise<RecordAny[]> {
-  const found: RecordAny[] = [];
-  for (;;) {
-    const page = await index.getDocuments({ ...(filter && { filter }), offset: found.length, limit: FETCH_PAGE });
-    found.push(...page.results);
-    if (page.results.length === 0 || found.length >= page.total) return found;
+/**
+ * Every document matching `filter` (all of them without one), with only `fields` when given, page by page: the
+ * documents route ignores maxTotalHits. Keyed by id: a write between two pages may shift offsets, and a document must
+ * not be returned twice.
+ */
+export async function fetchAll(index: Index, filter?: string[], fields?: string[]): Promise<RecordAny[]> {
+  const found = new Map<string, RecordAny>();
+  for (let offset = 0; ; offset += FETCH_PAGE) {
+    const page = await index.getDocuments<RecordAny>({ ...(filter && { filter }), ...(fields && { fields }), offset, limit: FETCH_PAGE });
+    for (const hit of page.results) found.set(String(hit.id), hit);
+    if (page.results.length === 0 || offset + page.results.length >= page.total) return [...found.values()];
   }
 }
 
