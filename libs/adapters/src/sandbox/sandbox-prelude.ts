@@ -77,6 +77,11 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
   const ignore = () => undefined;
   globalThis.global = globalThis;
   globalThis.console = { log: ignore, info: ignore, warn: ignore, error: ignore, debug: ignore, trace: ignore };
+  // WebAssembly memory is allocated outside the heap isolated-vm limits, and one built-in call over it (a sort, a fill)
+  // outlasts the wall-time limit: a security review grew the API past 4 GB and a 2 s run to 16 s. Formula code gets
+  // none of it (the global is the only way to the namespace), nor shared memory.
+  delete globalThis.WebAssembly;
+  delete globalThis.SharedArrayBuffer;
 
   const describe = (thrown) => {
     try {

@@ -1,0 +1,31 @@
+// Memory the isolate's heap limit does not count must not be reachable from formula code: WebAssembly memory (and
+// shared memory) would let one run take gigabytes of the host's memory and outlast the wall-time limit.
+import { IsolatedVmCodeChecker } from './isolated-vm-code-checker';
+import { IsolatedVmReactorRuntime } from './isolated-vm-reactor-runtime';
+
+describe('memory outside the heap limit', () => {
+  const runtime = new IsolatedVmReactorRuntime({ timeoutMs: 2000, memoryLimitMb: 32 });
+  afterAll(() => runtime.close());
+
+  it('offers reactor code neither WebAssembly nor SharedArrayBuffer', async () => {
+    const result = await runtime.run(
+      'module.exports = async () => ({ raw: [typeof WebAssembly, typeof SharedArrayBuffer, typeof globalThis.WebAssembly] });',
+      { args: {}, configuration: {} },
+    );
+    expect(result).toEqual({ ok: true, raw: ['undefined', 'undefined', 'undefined'], tokenize: null });
+  });
+
+  it('fails a run that tries to grow WebAssembly memory, instead of allocating it on the host', async () => {
+    const result = await runtime.run(
+      'module.exports = async () => { const m = new WebAssembly.Memory({ initial: 1600 }); return { raw: m.buffer.byteLength }; };',
+      { args: {}, configuration: {} },
+    );
+    expect(result).toMatchObject({ ok: false, kind: 'failed' });
+  });
+
+  it('runs a formula check whose top level reaches for WebAssembly without allocating it', async () => {
+    const checker = new IsolatedVmCodeChecker();
+    const result = await checker.check('const m = new WebAssembly.Memory({ initial: 4000 }); module.exports = async () => ({});');
+    expect(result).toMatchObject({ ok: false });
+  });
+});
