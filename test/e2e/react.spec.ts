@@ -68,12 +68,16 @@ describe('POST /reactors/{id}/react', () => {
          key_length: req.configuration.api_key.length, note: req.args.note } };`,
       { formula: { request_parameters: [{ name: 'card.number', type: 'string' }] } },
     );
-    const response = await react(id, { args: { card: { number: `{{ ${card.id} }}` }, note: `card {{ token: ${card.id} | last4 }}` } });
+    const response = await react(id, { args: { card: { number: `{{ ${card.id} }}` }, note: 'plain' } });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       tokens: null,
-      raw: { last4: '4242', length: 16, starts: '424242', key_length: SECRET.length, note: 'card 4242' },
+      raw: { last4: '4242', length: 16, starts: '424242', key_length: SECRET.length, note: 'plain' },
     });
+    // Filters or embedding would choose what part of the data the code copies into raw: a reveal rule's privilege.
+    const shaped = await react(id, { args: { card: { number: `{{ ${card.id} }}` }, note: `card {{ token: ${card.id} | last4 }}` } });
+    expect(shaped.status).toBe(403);
+    expect(Object.keys(shaped.body.errors)).toEqual(['args.note']);
   });
 
   it('answers { tokens, raw } with tokenize tokenized as POST /tokenize does, shown under the caller\'s rule', async () => {

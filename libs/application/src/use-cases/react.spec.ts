@@ -133,6 +133,37 @@ describe('ReactHandler', () => {
     expect(runtime.runs).toEqual([]);
   });
 
+  it('runs nothing when a caller whose read rule masks a token shapes it: 403 naming each args path', async () => {
+    const [card] = (await tokenizer.execute(new TokenizeCommand(caller(), [{ type: 'card_number', data: CARD }]))) as { id: string }[];
+    const reactor = await aReactor();
+    const error = await rejection(react(reactor.id, { args: { a: `{{ ${card.id} | slice: 0, 4 }}`, b: `x{{ ${card.id} }}`, c: `{{ ${card.id} }}` } }));
+    expect(error.kind).toBe('forbidden');
+    expect(Object.keys(error.errors!)).toEqual(['args.a', 'args.b']);
+    expect(JSON.stringify(error)).not.toContain(CARD.slice(0, 6));
+    expect(runtime.runs).toEqual([]);
+  });
+
+  it('shows tokens made from a masked token by the caller\'s read rule, and refuses one its rules would reveal', async () => {
+    const pciMasked = caller([
+      { priority: 1, container: '/pci/', transform: 'mask', permissions: USE },
+      { priority: 2, container: '/', transform: 'reveal', permissions: USE },
+    ]);
+    const [card] = (await tokenizer.execute(new TokenizeCommand(pciMasked, [{ type: 'card_number', data: CARD }]))) as { id: string }[];
+    const reactor = await aReactor();
+    runtime.next = { ok: true, raw: null, tokenize: { copy: { type: 'token', data: CARD, containers: ['/general/'] } } };
+    const refused = await rejection(react(reactor.id, { args: { card: `{{ ${card.id} }}` } }, pciMasked));
+    expect(refused.kind).toBe('forbidden');
+    expect(Object.keys(refused.errors!)).toEqual(['tokenize.copy']);
+    runtime.next = { ok: true, raw: null, tokenize: { copy: { type: 'token', data: CARD, containers: ['/pci/copies/'] } } };
+    const answer = (await react(reactor.id, { args: { card: `{{ ${card.id} }}` } }, pciMasked)) as { tokens: { copy: Record<string, unknown> } };
+    expect(answer.tokens.copy).toMatchObject({ containers: ['/pci/copies/'] });
+    expect(answer.tokens.copy).not.toHaveProperty('data');
+    // Without token expressions in args, the caller's own reveal rule shows what it sent, as before.
+    runtime.next = { ok: true, raw: null, tokenize: { copy: { type: 'token', data: 'plain', containers: ['/general/'] } } };
+    const plain = (await react(reactor.id, { args: {} }, pciMasked)) as { tokens: { copy: Record<string, unknown> } };
+    expect(plain.tokens.copy).toMatchObject({ data: 'plain' });
+  });
+
   it('answers a token no token:use rule covers exactly as an unknown one', async () => {
     const [token] = (await tokenizer.execute(new TokenizeCommand(caller(), ['x']))) as { id: string }[];
     const reactor = await aReactor();

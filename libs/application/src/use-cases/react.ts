@@ -24,7 +24,7 @@ import type { EventStore, RecordedEvent } from '../ports/event-store';
 import type { ApplicationReadModel } from '../ports/read-models';
 import { principalOf } from './authenticator';
 import { openConfiguration, ReactorReferences } from './reactors';
-import { DetokenizeHandler, TokenizeCommand, TokenizeHandler } from './tokenize';
+import { DetokenizeHandler, type OnBehalfOf, TokenizeCommand, TokenizeHandler } from './tokenize';
 import { Caller, UseCaseHandler, VaultCommand } from './use-case';
 
 /** The answer: the created (or deduplicated) tokens in the shape of the code's `tokenize`, and its `raw` as is. */
@@ -71,7 +71,10 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     // Who tokenizes the result is settled before anything runs: the code must not call upstream for nothing.
     const tokenizer = await this.tokenizingCaller(caller, reactor.application_id);
 
-    const detokenized = (await this.detokenizer.detokenize(caller, { args }, 'token:use')) as { args: unknown };
+    // `least` caps what the result's tokens may show the caller (API.md "What a write may reveal"): the code saw data
+    // the caller's own rules may not show it.
+    const { body: used, least } = await this.detokenizer.detokenizeForUse(caller, { args });
+    const detokenized = used as { args: unknown };
     checkReactorArgs(detokenized.args, formula.request_parameters);
     const configuration = await openConfiguration(this.crypto, reactor);
 
@@ -80,7 +83,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       if (result.kind === 'busy') throw unavailable(result.message, result.retryAfterSeconds);
       throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [result.message] });
     }
-    const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize);
+    const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { rules: caller.principal.accessRules, cap: least });
     return { tokens, raw: result.raw };
   }
 
@@ -105,10 +108,13 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
    * result that is not a valid tokenize body is the code's fault, not the caller's: 422 (its paths, and errors.reactor).
    * 403 (a container the application may not create in) and 409 (a taken id) pass as they are; nothing is created then.
    */
-  private async tokenize(caller: Caller, tokenize: unknown): Promise<unknown> {
+  private async tokenize(caller: Caller, tokenize: unknown, onBehalfOf: OnBehalfOf): Promise<unknown> {
     try {
-      const answer = (await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }))) as { tokenize: unknown };
+      const answer = (await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }, onBehalfOf))) as { tokenize: unknown };
       return answer.tokenize;
+   * On behalf of the invoking caller: deduplication finds only tokens its token:create rules cover, and when its args
+   * used tokens, the tokens are shown by its token:read rule capped at `least`, and a 403 refuses any its rules would
+   * show more (TokenizeHandler's OnBehalfOf).
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
       const errors: FieldErrors = fieldErrorsOf([

@@ -4,14 +4,22 @@
 // alone, so a reactor's result can be tokenized as the reactor's application.
 import {
   AccessRule,
+  accessScope,
+  assertShapingRevealed,
   bodyFieldPath,
   BODY_PATH,
+  cappedTransform,
+  deduplicationRule,
   DomainError,
   detokenizeSteps,
   ExpressionEngine,
+  fieldErrorsOf,
+  leastInsight,
   parseTokenData,
   planDetokenize,
   planTokenizeSteps,
+  type QueryNode,
+  revealsMoreThan,
   selectRule,
   Steps,
   TokenCrypto,
@@ -20,6 +28,7 @@ import {
   tokenStream,
   type PlannedToken,
   type TokenView as ShownToken,
+  type UseInsight,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { IdGenerator } from '../ports/system';
@@ -28,11 +37,27 @@ import { openSealed, toTokenView, TokenView } from './token-view';
 import { activeToken, createTokenCommand, findDuplicateView, tokenFingerprint } from './tokens';
 import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
+/**
+ * A reactor's `tokenize` (react.ts): `caller` tokenizes (the reactor's application, or the invoking caller), but the
+ * invoking caller must learn no more from the answer than its own rules show of what its args used.
+ */
+export interface OnBehalfOf {
+  /** The invoking caller's rules: deduplication returns only tokens its token:create rules cover too. */
+  rules: readonly AccessRule[];
+  /**
+   * The invoking caller's least revealing token:read transform over the tokens its args detokenized, or null when the
+   * args held none. Set: every token is shown by the invoking caller's token:read rule at most this revealing, and a
+   * token the invoking caller's read or search rules would show more revealingly is refused (403), never created.
+   */
+  cap: UseInsight | null;
+}
+
 /** Tokenizes `body` as `caller`: the answer has the body's shape, each request or leaf replaced by its token. */
 export class TokenizeCommand extends VaultCommand<unknown> {
   constructor(
     readonly caller: Caller,
     readonly body: unknown,
+    readonly onBehalfOf?: OnBehalfOf,
   ) {
     super();
   }
@@ -68,13 +93,14 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
     private readonly ids: IdGenerator,
   ) {}
 
-  async execute({ caller, body }: TokenizeCommand): Promise<unknown> {
+  async execute({ caller, body, onBehalfOf }: TokenizeCommand): Promise<unknown> {
     const ctx = contextOf(caller);
     // Every request is validated before anything else: one 400 naming every bad path.
     const plan = await inTurns(planTokenizeSteps(body, { now: ctx.now, engine: this.engine }));
     const { tenantId, accessRules: rules } = caller.principal;
     const createRules = plan.requests.map(({ request }) => selectRule(rules, request.draft.containers, 'token:create'));
     assertEveryCreateCovered(plan.requests, createRules);
+    if (onBehalfOf?.cap != null) assertShownNoMoreThan(plan.requests, onBehalfOf.rules, onBehalfOf.cap);
 
     const results: Result[] = [];
     const creations: Creation[] = [];
@@ -95,7 +121,10 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
           results.push({ created: earlier });
           continue;
         }
-        const found = await findDuplicateView(this.index, this.crypto, { tenantId, rules, type: request.draft.type, fingerprint, now: ctx.now });
+        const lookup = { tenantId, rules, type: request.draft.type, fingerprint, now: ctx.now };
+        const found = onBehalfOf
+          ? await this.duplicateOnBehalf(lookup, onBehalfOf)
+          : await findDuplicateView(this.index, this.crypto, lookup);
         if (found) {
           results.push({ found });
           continue;
@@ -117,11 +146,85 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
     const created: TokenView[] = [];
     for (const [i, { rule }] of creations.entries()) {
       if (i > 0) await nextTurn();
-      created.push(await toTokenView(activeToken(outcomes[i].state), rule, this.crypto));
+      const token = activeToken(outcomes[i].state);
+      created.push(onBehalfOf?.cap != null ? await this.cappedView(token, onBehalfOf.rules, onBehalfOf.cap) : await toTokenView(token, rule, this.crypto));
     }
     return plan.rebuild(results.map((result) => ('found' in result ? result.found : created[result.created])));
   }
+
+  /**
+   * A reactor's deduplication: the newest live token with this type and fingerprint that the token:create rules of both
+   * the tokenizing application and the invoking caller cover (API.md "What a write may reveal": the invoking caller must
+   * not learn, through the reactor's application, whether a value exists). With a cap, a token the invoking caller's
+   * rules show more revealingly than the cap does not exist either: a new token is created, as when nothing matched.
+   */
+  private async duplicateOnBehalf(lookup: DuplicateLookup, onBehalfOf: OnBehalfOf): Promise<TokenView | null> {
+    const scopes = [accessScope(lookup.rules, 'token:create'), accessScope(onBehalfOf.rules, 'token:create')];
+    if (scopes.includes('nothing')) return null;
+    const query: QueryNode = {
+      kind: 'and',
+      children: [
+        { kind: 'term', field: 'fingerprint', value: lookup.fingerprint },
+        { kind: 'term', field: 'type', value: lookup.type },
+        ...scopes.filter((scope): scope is QueryNode => scope !== null && scope !== 'nothing'),
+      ],
+    };
+    const page = await this.index.search({ tenantId: lookup.tenantId, query, now: lookup.now.getTime(), page: 1, size: 1 });
+    const existing = page.items[0];
+    if (!existing) return null;
+    if (onBehalfOf.cap === null) return toTokenView(existing, deduplicationRule(lookup.rules, existing)!, this.crypto);
+    if (mostRevealing(onBehalfOf.rules, existing.containers, onBehalfOf.cap)) return null;
+    return this.cappedView(existing, onBehalfOf.rules, onBehalfOf.cap);
+  }
+
+  /** The token as the invoking caller's token:read rule shows it, at most `cap`; no rule (or a cap of none): id-level fields. */
+  private async cappedView(token: TokenRecord, rules: readonly AccessRule[], cap: UseInsight): Promise<TokenView> {
+    const read = selectRule(rules, token.containers, 'token:read');
+    const transform = cappedTransform(read?.transform ?? 'none', cap);
+    const view = await toTokenView(token, { priority: 1, container: '/', permissions: ['token:read'], transform }, this.crypto);
+    if (read && cap !== 'none') return view;
+    // The fingerprint is computed from the data: a caller with no read rule on the token, or whose args used a token it
+    // cannot read, is shown none of it.
+    const { fingerprint, ...idLevel } = view;
+    return idLevel as TokenView;
+  }
 }
+
+interface DuplicateLookup {
+  tenantId: string;
+  rules: readonly AccessRule[];
+  type: string;
+  fingerprint: string;
+  now: Date;
+}
+
+/**
+ * The caller's operations whose answers show a token's data by their rule's transform: read and search, deduplication
+ * (create) and update responses. A token:use rule's transform shows nothing (the code gets the data whatever it is).
+ */
+const SHOWING_PERMISSIONS = ['token:read', 'token:search', 'token:create', 'token:update'] as const;
+
+/** The first of the caller's operations whose rule would show a token in `containers` more revealingly than `cap`, or null. */
+const mostRevealing = (rules: readonly AccessRule[], containers: readonly string[], cap: UseInsight): string | null =>
+  SHOWING_PERMISSIONS.find((permission) => revealsMoreThan(selectRule(rules, containers, permission)?.transform ?? 'none', cap)) ?? null;
+
+/**
+ * A reactor's result made from tokens the caller sees at most as `cap` must not become a token the caller's rules show
+ * more revealingly (a masked card tokenized again under a reveal rule): one 403 naming every such path, nothing created.
+ */
+const assertShownNoMoreThan = (requests: readonly PlannedToken[], rules: readonly AccessRule[], cap: UseInsight): void => {
+  const raised = requests.filter(({ request }) => mostRevealing(rules, request.draft.containers, cap) !== null);
+  if (raised.length === 0) return;
+  const where = (path: string) => path || BODY_PATH;
+  const message =
+    "The reactor's args used tokens this application's token:read rules do not reveal; a token made from them may not be created where this application's rules would show it more.";
+  const more = raised.length > 1 ? ` (and ${raised.length - 1} more, named in errors)` : '';
+  throw new DomainError(
+    'forbidden',
+    `The token at ${where(raised[0].path)}${more} would be shown more revealingly than the tokens the reactor's args used.`,
+    fieldErrorsOf(raised.map(({ path }) => [where(path), [message]] as const)),
+  );
+};
 
 export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
   constructor(
@@ -139,17 +242,37 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
    * "Reactors" step 2): the data whatever the rule's transform, since it goes to the code, never back to the caller.
    */
   async detokenize(caller: Caller, body: unknown, permission: 'token:read' | 'token:use'): Promise<unknown> {
+    return (await this.detokenized(caller, body, permission)).body;
+  }
+
+  /**
+   * A reactor's args (`token:use`): the body detokenized, and the caller's least revealing token:read transform over
+   * the tokens it used (`none` for one no read rule covers; null when it used none), which caps what the reactor's
+   * `tokenize` may show the caller. A filter chain or an expression inside a longer string is a 403 on a token the
+   * caller's token:read rule does not reveal.
+   */
+  async detokenizeForUse(caller: Caller, body: unknown): Promise<{ body: unknown; least: UseInsight | null }> {
+    return this.detokenized(caller, body, 'token:use');
+  }
+
+  private async detokenized(caller: Caller, body: unknown, permission: 'token:read' | 'token:use'): Promise<{ body: unknown; least: UseInsight | null }> {
     // Every expression and filter chain is read before any token is.
     const plan = planDetokenize(body, { engine: this.engine });
     const views = new Map<string, ShownToken>();
+    const readInsight = new Map<string, UseInsight>();
     // Every id is looked up the same way, whatever an earlier one gave, so neither the answer nor its timing tells a
     // missing token from one no rule covers.
     for (const [i, id] of plan.tokenIds.entries()) {
       if (i > 0) await nextTurn();
-      const view = await this.shown(caller, id, permission);
-      if (view) views.set(id, view);
+      const found = await this.shown(caller, id, permission);
+      if (!found) continue;
+      views.set(id, found.view);
+      readInsight.set(id, found.read);
     }
-    return inTurns(detokenizeSteps(plan, views, this.engine));
+    // Before any filter runs: a filter's error must not answer for data the caller may not see either.
+    if (permission === 'token:use') assertShapingRevealed(plan, readInsight);
+    const detokenized = await inTurns(detokenizeSteps(plan, views, this.engine));
+    return { body: detokenized, least: leastInsight(readInsight.values()) };
   }
 
   /**
@@ -157,12 +280,13 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
    * domain's one "not found" 400) when it is missing, expired, another tenant's, deleted (its key shredded) or no rule
    * covers it.
    */
-  private async shown(caller: Caller, id: string, permission: 'token:read' | 'token:use'): Promise<ShownToken | null> {
+  private async shown(caller: Caller, id: string, permission: 'token:read' | 'token:use'): Promise<{ view: ShownToken; read: UseInsight } | null> {
     const token = await this.index.get(caller.principal.tenantId, id, caller.now.getTime());
     const rule = token && selectRule(caller.principal.accessRules, token.containers, permission);
     if (!token || !rule) return null;
+    const read = selectRule(caller.principal.accessRules, token.containers, 'token:read')?.transform ?? 'none';
     try {
-      return await this.view(token, permission === 'token:use' ? { transform: 'reveal' } : rule);
+      return { view: await this.view(token, permission === 'token:use' ? { transform: 'reveal' } : rule), read };
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') return null;
       throw error;

@@ -1,3 +1,4 @@
 export * from './detokenize.expression';
 export * from './detokenize.plan';
 export * from './detokenize.values';
+export * from './detokenize.use';

@@ -1,0 +1,174 @@
+// POST /reactors/{id}/react and the vault's one promise (API.md "What a write may reveal"): reactor code sees the data
+// whatever the caller's rule, so neither the args' shape nor the tokens made from the result may show the caller more of
+// a token than its own token:read rule does. Run with the official formulas, imported as the operator does.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ImportOfficialFormulaCommand } from '@vault/application';
+import { startLocalHttpServer, type LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
+import { VaultBus } from '@vault/nest';
+import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+
+const DIR = join(__dirname, '..', '..', 'formulas', 'official');
+const formula = (file: string) => JSON.parse(readFileSync(join(DIR, file), 'utf8'));
+const ALL = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search', 'token:use'];
+const CARD = '4111111111111111';
+const SSN = '078-05-1120';
+const GUESS = 'guessed-value-7f3a2c9d';
+
+describe('react shows the caller no more of a token than its own token:read rule', () => {
+  let test: TestApp;
+  let upstream: LocalHttpServer;
+  let revealer: string; // reveal on / for every token permission: creates the tokens
+  let masker: string; // mask on / for every token permission
+  let pciMasker: string; // mask on /pci/, reveal on / (every token permission)
+  let useOnly: string; // token:use on /, masked, and nothing else: no token:create, read or search
+  let revealApp: { id: string; key: string }; // a reactor's application: reveal and create on /
+  let card: string;
+  let ssn: string;
+  const as = (key: string) => asKey(test, key);
+  const react = (id: string, args: unknown, key: string) => as(key).post(`/reactors/${id}/react`, { args });
+  const createReactor = async (file: string, configuration: Record<string, unknown>, application?: string) => {
+    const response = await as(BOOTSTRAP_KEY).post('/reactors', {
+      name: formula(file).name,
+      formula: { id: formula(file).id },
+      configuration,
+      ...(application ? { application: { id: application } } : {}),
+    });
+    if (response.status !== 201) throw new Error(`create reactor: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.id as string;
+  };
+  const tokenCount = async () => (await as(revealer).post('/tokens/search', { query: 'type:token', size: 1 })).body.pagination.total_items as number;
+
+  beforeAll(async () => {
+    upstream = await startLocalHttpServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ approved: true, digits: JSON.parse(request.body).card_number.length }));
+    });
+    test = await startTestApp({ VAULT_REACTOR_ALLOWED_HOSTS: upstream.host, VAULT_RATE_LIMIT_PER_SECOND: '100000' });
+    const bus = test.app.get(VaultBus);
+    for (const file of ['mask-email.json', 'forward-card.json', 'tokenize-payload.json']) {
+      await bus.execute(new ImportOfficialFormulaCommand(formula(file), { type: 'operator', id: 'cli' }, 'import'));
+    }
+    const app = async (name: string, permissions: string[], rules: unknown[]) => createApplication(test, { name, type: 'private', permissions, rules });
+    revealer = (await app('revealer', ALL, [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }])).key;
+    masker = (await app('masker', ALL, [{ priority: 1, container: '/', transform: 'mask', permissions: ALL }])).key;
+    pciMasker = (
+      await app('pci masker', ALL, [
+        { priority: 1, container: '/pci/', transform: 'mask', permissions: ALL },
+        { priority: 2, container: '/', transform: 'reveal', permissions: ALL },
+      ])
+    ).key;
+    useOnly = (await app('use only', ['token:use'], [{ priority: 1, container: '/', transform: 'mask', permissions: ['token:use'] }])).key;
+    revealApp = await app('reactor app', ALL, [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }]);
+    card = (await as(revealer).post('/tokens', { type: 'card_number', data: CARD })).body.id;
+    ssn = (await as(revealer).post('/tokens', { type: 'social_security_number', data: SSN })).body.id;
+  });
+  afterAll(async () => {
+    await test?.close();
+    await upstream?.close();
+  });
+
+  describe('F1: shaping the data in args needs a reveal rule', () => {
+    it('Mask Email with an SSN spliced into the address: 403 naming args.email, the SSN nowhere in the answer', async () => {
+      const id = await createReactor('mask-email.json', { mask_character: '*', reveal_domain: true });
+      const response = await react(id, { email: `a@{{ ${ssn} }}` }, masker);
+      expect(response.status).toBe(403);
+      expect(Object.keys(response.body.errors)).toEqual(['args.email']);
+      expect(response.body.errors['args.email'][0]).toMatch(/needs a token:read rule that reveals/);
+      expect(response.text).not.toMatch(/078-?05-?1120/);
+    });
+
+    it('Forward Card with a slice of the card, embedded or alone: 403 naming args.card_number, nothing sent', async () => {
+      const id = await createReactor('forward-card.json', { endpoint: upstream.url('/charges'), api_key: '' });
+      const sent = upstream.received.length;
+      for (const shaped of [`00000000{{ ${card} | slice: 0, 4 }}`, `{{ ${card} | slice: 0, 4 }}`, `{{ token: ${card} }} `]) {
+        const response = await react(id, { card_number: shaped }, masker);
+        expect(response.status).toBe(403);
+        expect(Object.keys(response.body.errors)).toEqual(['args.card_number']);
+        expect(response.text).not.toContain(CARD.slice(0, 6));
+      }
+      expect(upstream.received.length).toBe(sent);
+    });
+
+    it('the whole expression without filters still goes to the code for a masked caller', async () => {
+      const id = await createReactor('forward-card.json', { endpoint: upstream.url('/charges'), api_key: '' });
+      const response = await react(id, { card_number: `{{ token: ${card} }}`, amount: 100 }, masker);
+      expect(response.status).toBe(200);
+      expect(response.body.raw).toMatchObject({ ok: true, card_last4: '1111', response: { digits: 16 } });
+      expect(JSON.parse(upstream.received.at(-1)!.body).card_number).toBe(CARD);
+    });
+
+    it('a caller whose read rule reveals the token may still use filters and embedding', async () => {
+      const email = await createReactor('mask-email.json', { mask_character: '*', reveal_domain: true });
+      const shaped = await react(email, { email: `a@{{ ${ssn} | remove: '-' }}.org` }, revealer);
+      expect(shaped.status).toBe(200);
+      expect(shaped.body.raw.domain).toBe('078051120.org');
+      const forward = await createReactor('forward-card.json', { endpoint: upstream.url('/charges'), api_key: '' });
+      const sliced = await react(forward, { card_number: `00000000{{ ${card} | slice: 0, 4 }}` }, revealer);
+      expect(sliced.status).toBe(200);
+      expect(sliced.body.raw.card_last4).toBe('4111');
+    });
+  });
+
+  describe('F2: tokens made from the result do not launder the data', () => {
+    it('Tokenize Payload as a caller masked on /pci/ and revealing on /: 403 naming tokenize.card, nothing created', async () => {
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
+      const before = await tokenCount();
+      const response = await react(id, { payload: { card: `{{ ${card} }}` } }, pciMasker);
+      expect(response.status).toBe(403);
+      expect(Object.keys(response.body.errors)).toEqual(['tokenize.card']);
+      expect(response.text).not.toContain(CARD);
+      expect(await tokenCount()).toBe(before);
+    });
+
+    it('the same caller may tokenize the card where its rules show no more than the mask', async () => {
+      const id = await createReactor('tokenize-payload.json', { container: '/pci/copies/', deduplicate: false });
+      const response = await react(id, { payload: { card: `{{ ${card} }}` } }, pciMasker);
+      expect(response.status).toBe(200);
+      expect(response.body.tokens.card).toMatchObject({ containers: ['/pci/copies/'] });
+      expect(response.text).not.toContain(CARD);
+    });
+
+    it('Tokenize Payload as a reveal application: the tokens are shown by the caller\'s own rule (mask), never revealed', async () => {
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false }, revealApp.id);
+      const response = await react(id, { payload: { card: `{{ ${card} }}` } }, masker);
+      expect(response.status).toBe(200);
+      expect(response.body.tokens.card).toMatchObject({ id: expect.any(String), containers: ['/general/high/'] });
+      expect(response.body.tokens.card).not.toHaveProperty('data');
+      expect(response.text).not.toContain(CARD);
+      const read = await as(masker).get(`/tokens/${response.body.tokens.card.id}`);
+      expect(read.status).toBe(200);
+      expect(read.text).not.toContain(CARD);
+    });
+
+    it('a caller with no token:read rule gets id-level fields only: no data, no fingerprint', async () => {
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false }, revealApp.id);
+      const response = await react(id, { payload: { card: `{{ ${card} }}` } }, useOnly);
+      expect(response.status).toBe(200);
+      expect(response.body.tokens.card).toMatchObject({ id: expect.any(String), type: 'token', containers: ['/general/high/'] });
+      expect(response.body.tokens.card).not.toHaveProperty('data');
+      expect(response.body.tokens.card).not.toHaveProperty('fingerprint');
+    });
+
+    it('deduplication as the reactor\'s application does not tell a caller without token:create whether a value exists', async () => {
+      const existing = (await as(revealApp.key).post('/tokens', { type: 'token', data: GUESS, containers: ['/general/high/'] })).body;
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: true }, revealApp.id);
+      // A caller whose own token:create rule covers the token gets it back.
+      const covered = await react(id, { payload: { value: GUESS } }, revealer);
+      expect(covered.body.tokens.value.id).toBe(existing.id);
+      const guessed = await react(id, { payload: { value: GUESS } }, useOnly);
+      expect(guessed.status).toBe(200);
+      expect(guessed.body.tokens.value.id).not.toBe(existing.id);
+      const unknown = await react(id, { payload: { value: `${GUESS}-never-stored` } }, useOnly);
+      expect(Object.keys(guessed.body.tokens.value).sort()).toEqual(Object.keys(unknown.body.tokens.value).sort());
+    });
+
+    it('a reveal caller gets its tokens back revealed, as before', async () => {
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false }, revealApp.id);
+      const response = await react(id, { payload: { card: `{{ ${card} }}`, note: `card {{ ${card} | slice: 12, 4 }}` } }, revealer);
+      expect(response.status).toBe(200);
+      expect(response.body.tokens.card).toMatchObject({ data: CARD, containers: ['/general/high/'] });
+      expect(response.body.tokens.note).toMatchObject({ data: 'card 1111' });
+    });
+  });
+});
