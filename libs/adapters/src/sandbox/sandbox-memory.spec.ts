@@ -1,5 +1,5 @@
-// Memory the isolate's heap limit does not count must not be reachable from formula code: WebAssembly memory (and
-// shared memory) would let one run take gigabytes of the host's memory and outlast the wall-time limit.
+// Memory the isolate's heap limit does not count must not be reachable from formula code: WebAssembly memory would
+// let one run take gigabytes of the host's memory and outlast the wall-time limit.
 import { IsolatedVmCodeChecker } from './isolated-vm-code-checker';
 import { IsolatedVmReactorRuntime } from './isolated-vm-reactor-runtime';
 
@@ -7,12 +7,20 @@ describe('memory outside the heap limit', () => {
   const runtime = new IsolatedVmReactorRuntime({ timeoutMs: 2000, memoryLimitMb: 32 });
   afterAll(() => runtime.close());
 
-  it('offers reactor code neither WebAssembly nor SharedArrayBuffer', async () => {
+  it('offers reactor code no WebAssembly', async () => {
     const result = await runtime.run(
-      'module.exports = async () => ({ raw: [typeof WebAssembly, typeof SharedArrayBuffer, typeof globalThis.WebAssembly] });',
+      'module.exports = async () => ({ raw: [typeof WebAssembly, typeof globalThis.WebAssembly] });',
       { args: {}, configuration: {} },
     );
-    expect(result).toEqual({ ok: true, raw: ['undefined', 'undefined', 'undefined'], tokenize: null });
+    expect(result).toEqual({ ok: true, raw: ['undefined', 'undefined'], tokenize: null });
+  });
+
+  it('counts shared memory against the heap limit like any array buffer', async () => {
+    const result = await runtime.run('module.exports = async () => ({ raw: new SharedArrayBuffer(200 * 1024 * 1024).byteLength });', {
+      args: {},
+      configuration: {},
+    });
+    expect(result).toMatchObject({ ok: false, kind: 'failed' });
   });
 
   it('fails a run that tries to grow WebAssembly memory, instead of allocating it on the host', async () => {

@@ -79,9 +79,9 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
   globalThis.console = { log: ignore, info: ignore, warn: ignore, error: ignore, debug: ignore, trace: ignore };
   // WebAssembly memory is allocated outside the heap isolated-vm limits, and one built-in call over it (a sort, a fill)
   // outlasts the wall-time limit: a security review grew the API past 4 GB and a 2 s run to 16 s. Formula code gets
-  // none of it (the global is the only way to the namespace), nor shared memory.
+  // none of it (the global is the only way to the namespace). (SharedArrayBuffer stays: its memory goes through the
+  // same limited allocator as ArrayBuffer's, and Atomics.wait on it is stopped at the wall-time limit.)
   delete globalThis.WebAssembly;
-  delete globalThis.SharedArrayBuffer;
 
   const describe = (thrown) => {
     try {
