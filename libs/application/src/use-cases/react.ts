@@ -107,14 +107,14 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
    * `tokenize` exactly as POST /tokenize, wrapped so that every path the tokenizer names starts with `tokenize`. A
    * result that is not a valid tokenize body is the code's fault, not the caller's: 422 (its paths, and errors.reactor).
    * 403 (a container the application may not create in) and 409 (a taken id) pass as they are; nothing is created then.
+   * On behalf of the invoking caller: deduplication finds only tokens its token:create rules cover, and when its args
+   * used tokens, the tokens are shown by its token:read rule capped at `least`, and a 403 refuses any its rules would
+   * show more (TokenizeHandler's OnBehalfOf).
    */
   private async tokenize(caller: Caller, tokenize: unknown, onBehalfOf: OnBehalfOf): Promise<unknown> {
     try {
       const answer = (await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }, onBehalfOf))) as { tokenize: unknown };
       return answer.tokenize;
-   * On behalf of the invoking caller: deduplication finds only tokens its token:create rules cover, and when its args
-   * used tokens, the tokens are shown by its token:read rule capped at `least`, and a 403 refuses any its rules would
-   * show more (TokenizeHandler's OnBehalfOf).
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
       const errors: FieldErrors = fieldErrorsOf([
