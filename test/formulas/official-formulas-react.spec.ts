@@ -96,12 +96,13 @@ describe('the official formulas, run as reactors', () => {
     expect(test.logs.join('\n')).not.toContain(CARD);
   });
 
-  it('Forward Card to an endpoint that is not allowed: 422 naming the host, nothing sent', async () => {
+  it('Forward Card to an endpoint that is not allowed: 422 naming no host (the endpoint is configuration), nothing sent', async () => {
     const id = await createReactor('forward-card.json', { endpoint: 'http://127.0.0.2:9/charges', api_key: UPSTREAM_KEY });
     const before = upstream.received.length;
     const response = await react(id, { card_number: CARD });
     expect(response.status).toBe(422);
-    expect(response.body.errors.reactor[0]).toMatch(/127\.0\.0\.2/);
+    expect(response.body.errors.reactor[0]).toMatch(/fetch refused: the host is not in VAULT_REACTOR_ALLOWED_HOSTS\./);
+    expect(response.body.errors.reactor[0]).not.toMatch(/127\.0\.0\.2/);
     expect(upstream.received.length).toBe(before);
   });
 

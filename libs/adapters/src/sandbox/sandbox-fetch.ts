@@ -42,22 +42,20 @@ class Refused extends Error {}
 
 /**
  * Serves one `fetch` of the sandboxed code. Never rejects: a refusal (host, scheme, redirect, size) or a network
- * failure is an answer with an `error` for the code. Messages name a host at most, never a path, query, header value
- * or body, which may carry the reactor's configuration secrets to a caller who may not read them.
+ * failure is an answer with an `error` for the code. Messages name no host, port, path, query, header value or body:
+ * the URL may come from the reactor's configuration, and the code's error reaches a caller who may not read it.
  */
 export const sandboxFetch = async (
   request: unknown,
   policy: SandboxFetchPolicy,
   signal: AbortSignal,
 ): Promise<SandboxFetchAnswer> => {
-  let host = 'the host';
   try {
     const checked = checkRequest(request);
     let url = allowedUrl(checked.url, policy, 'fetch refused');
     let { method, body } = checked;
     const headers = checked.headers;
     for (let redirects = 0; ; redirects++) {
-      host = url.host;
       const response = await fetch(url, { method, headers, body, redirect: 'manual', signal });
       const location = response.headers.get('location');
       if (!REDIRECTS.has(response.status) || location === null) {
@@ -78,7 +76,7 @@ export const sandboxFetch = async (
   } catch (error) {
     if (error instanceof Refused) return { error: error.message, response: null };
     if (signal.aborted) return { error: 'fetch aborted: the reactor ran out of time.', response: null };
-    return { error: `fetch to ${host} failed${causeCode(error)}.`, response: null };
+    return { error: `fetch failed${causeCode(error)}.`, response: null };
   }
 };
 
@@ -133,7 +131,7 @@ const allowedUrl = (text: string, policy: SandboxFetchPolicy, refusal: string): 
     throw new Refused('fetch: the URL is not valid.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Refused(`${refusal}: ${url.protocol.slice(0, 20)} URLs are not allowed, only http: and https:.`);
+    throw new Refused(`${refusal}: only http: and https: URLs are allowed.`);
   }
   if (url.username !== '' || url.password !== '') {
     throw new Refused(`${refusal}: a URL may not hold a user name or password; send credentials in a header.`);
@@ -141,15 +139,15 @@ const allowedUrl = (text: string, policy: SandboxFetchPolicy, refusal: string): 
   if (!policy.allowedHosts.allows(url)) {
     throw new Refused(
       policy.allowedHosts.isEmpty
-        ? `${refusal}: ${url.host} is not an allowed host (no host is: reactors have no network).`
-        : `${refusal}: ${url.host} is not an allowed host.`,
+        ? `${refusal}: the host is not in VAULT_REACTOR_ALLOWED_HOSTS (which is empty: reactors have no network).`
+        : `${refusal}: the host is not in VAULT_REACTOR_ALLOWED_HOSTS.`,
     );
   }
   return url;
 };
 
 const responseOf = async (url: URL, response: Response, maxBytes: number): Promise<SandboxFetchResponse> => {
-  const tooLarge = `fetch refused: the response of ${url.host} is larger than ${maxBytes} bytes.`;
+  const tooLarge = `fetch refused: the response is larger than ${maxBytes} bytes.`;
   const declared = Number(response.headers.get('content-length'));
   if (declared > maxBytes) {
     await response.body?.cancel();

@@ -12,9 +12,11 @@ import {
   fieldErrorsOf,
   notFound,
   reactorDecider,
+  reactorSecrets,
   reactorStream,
   type ReactorRuntime,
   type ReactorState,
+  redactReactorMessage,
   type TokenCrypto,
   unavailable,
   validationError,
@@ -81,7 +83,10 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     const result = await this.runtime.run(formula.code, { args: detokenized.args, configuration });
     if (!result.ok) {
       if (result.kind === 'busy') throw unavailable(result.message, result.retryAfterSeconds);
-      throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [result.message] });
+      // The message may quote what the code was given (a thrown `args.x`, V8's own "Cannot convert …"): the caller may
+      // use the tokens' data without seeing it, and may not read the configuration.
+      const message = redactReactorMessage(result.message, reactorSecrets(detokenized.args, configuration));
+      throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [message] });
     }
     const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { rules: caller.principal.accessRules, cap: least });
     return { tokens, raw: result.raw };

@@ -1,1 +1,2 @@
 export * from './reactor-runtime.port';
+export * from './reactor-message-redaction';

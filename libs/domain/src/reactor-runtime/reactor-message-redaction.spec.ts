@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { redactReactorMessage, reactorSecrets, REDACTED } from './reactor-message-redaction';
+import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-runtime.port';
+
+describe('redactReactorMessage', () => {
+  it.each([
+    ['a message without secrets', 'amount must be positive', ['4111111111111111'], 'amount must be positive'],
+    ['a card number', 'bad: 4111111111111111 cfg=sk_live_1', ['4111111111111111', 'sk_live_1'], 'bad: [redacted] cfg=[redacted]'],
+    ['every occurrence', '123-45-6789 / 123-45-6789', ['123-45-6789'], '[redacted] / [redacted]'],
+    ["V8's BigInt message", 'SyntaxError: Cannot convert 123-45-6789 to a BigInt', ['123-45-6789'], 'SyntaxError: Cannot convert [redacted] to a BigInt'],
+    ['the longest secret first', 'key=abcdef', ['abc', 'abcdef'], 'key=[redacted]'],
+    ['overlapping secrets as one', 'x abcdef y', ['abcd', 'cdef'], 'x [redacted] y'],
+    ['touching secrets as one', 'x abcdef y', ['abc', 'def'], 'x [redacted] y'],
+    ['a secret of three characters', 'cvv 123', ['123'], 'cvv [redacted]'],
+    ['not a secret of two characters', 'cvv 12 of 12', ['12'], 'cvv 12 of 12'],
+    ['case-sensitively', 'Secret secret', ['secret'], 'Secret [redacted]'],
+    ['no secrets at all', 'the code threw', [], 'the code threw'],
+  ])('takes out %s', (_title, message, secrets, expected) => {
+    expect(redactReactorMessage(message, secrets)).toBe(expected);
+  });
+
+  it('clips the redacted message to the limit', () => {
+    const redacted = redactReactorMessage(`${'abc '.repeat(200)}`, ['abc']);
+    expect(redacted).toBe(reactorMessage('[redacted] '.repeat(200)));
+    expect(redacted.length).toBe(MAX_REACTOR_MESSAGE_LENGTH);
+  });
+
+  it('takes out the start of a secret that a clip at the limit cut short', () => {
+    const clipped = reactorMessage(`${'x'.repeat(495)}4111111111111111`);
+    expect(clipped).toBe(`${'x'.repeat(495)}4111…`);
+    expect(redactReactorMessage(clipped, ['4111111111111111'])).toBe(`${'x'.repeat(495)}[red…`);
+  });
+
+  it.each([
+    ['the longest start of any secret', ['9999', '4111111111111111', '4111'], `${'x'.repeat(495)}[red…`],
+    ['a whole secret just before the clip', ['4111'], `${'x'.repeat(495)}[red…`],
+    ['nothing when no secret starts there', ['5555555555555555', 'y4111', '2111'], `${'x'.repeat(495)}4111…`],
+  ])('after a clip, takes out %s', (_title, secrets, expected) => {
+    expect(redactReactorMessage(`${'x'.repeat(495)}4111…`, secrets)).toBe(expected);
+  });
+
+  it('stays fast on args of a mebibyte', () => {
+    const secrets = reactorSecrets(Array.from({ length: 50_000 }, (_, i) => `aaaaaaaaaaaaaaaaa${i}`), 'a'.repeat(600_000));
+    const started = Date.now();
+    redactReactorMessage(reactorMessage(`b${'a'.repeat(1000)}`), secrets);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('leaves the end of a message that was not clipped', () => {
+    expect(redactReactorMessage('ends in 411', ['4111111111111111'])).toBe('ends in 411');
+  });
+});
+
+describe('reactorSecrets', () => {
+  it('gives every string leaf as is and JSON-quoted, and every number and boolean as String() gives it', () => {
+    const secrets = reactorSecrets({ card: { number: '4111', holder: 'Jo "J" Doe' }, list: [12345, true] }, { k: 'sk\nx' });
+    expect(secrets).toEqual(
+      expect.arrayContaining(['4111', '"4111"', 'Jo "J" Doe', '"Jo \\"J\\" Doe"', 'Jo \\"J\\" Doe', '12345', 'true', 'sk\nx', 'sk\\nx']),
+    );
+    expect(secrets).not.toContain('card');
+    expect(secrets).not.toContain('null');
+  });
+
+  it('finds a secret in a message that quotes the args as JSON', () => {
+    const args = { x: 'line one\nline "two"' };
+    expect(redactReactorMessage(`bad args: ${JSON.stringify(args)}`, reactorSecrets(args))).toBe('bad args: {"x":[redacted]}');
+  });
+});
+
+describe('redactReactorMessage, whatever the secrets', () => {
+  // Secrets drawn from characters that REDACTED and the clip's … do not use, so any secret found in the result was left in.
+  const secret = fc.string({ unit: fc.constantFrom('0', '1', '9', '-', 'X', 'Y', '"', '\\', ' '), minLength: 3, maxLength: 20 });
+  const filler = fc.string({ maxLength: 40 });
+  const embedded = fc.uniqueArray(secret, { minLength: 1, maxLength: 5 }).chain((secrets) =>
+    fc.record({
+      secrets: fc.constant(secrets),
+      message: fc
+        .array(fc.oneof(filler, fc.constantFrom(...secrets), fc.constantFrom(...secrets.map((s) => JSON.stringify(s)))), { maxLength: 30 })
+        .map((parts) => parts.join('')),
+    }),
+  );
+
+  it('leaves no secret of three characters or more in the result, clipped or not', () => {
+    fc.assert(
+      fc.property(embedded, fc.boolean(), ({ secrets, message }, clip) => {
+        const redacted = redactReactorMessage(clip ? reactorMessage(message) : message, reactorSecrets(secrets));
+        for (const secret of secrets) expect(redacted).not.toContain(secret);
+        expect(redacted.length).toBeLessThanOrEqual(MAX_REACTOR_MESSAGE_LENGTH);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps no secret, of any characters, in the text it leaves between two REDACTED', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ minLength: 3, maxLength: 10 }), { maxLength: 4 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 10 }), (secrets, parts) => {
+        const message = parts.map((part, i) => part + (secrets[i % Math.max(secrets.length, 1)] ?? '')).join('');
+        for (const piece of redactReactorMessage(message, secrets).split(REDACTED)) {
+          for (const secret of secrets) expect(piece).not.toContain(secret);
+        }
+      }),
+    );
+  });
+});
