@@ -3,7 +3,7 @@
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject } from '../shared/json-shape';
 import type { ExpressionEngine } from '../token/expression-engine.port';
-import { BODY_PATH, bodyIndexPath, bodyKeyPath, MAX_BODY_DEPTH } from '../tokenize/body-path';
+import { BODY_PATH, bodyIndexPath, bodyKeyPath, countBodyValue, MAX_BODY_DEPTH } from '../tokenize/body-path';
 import { ExpressionSyntaxError, findExpressions } from './detokenize.expression';
 
 /** Expressions one body may hold, counting each one inside a longer string. */
@@ -49,7 +49,7 @@ export interface PlanDetokenizeOptions {
 export const planDetokenize = (body: unknown, options: PlanDetokenizeOptions = {}): DetokenizePlan => {
   const expressions: DetokenizeExpression[] = [];
   const problems = new FieldErrorCollector();
-  const shape = shapeOf(body, '', 1, { expressions, problems });
+  const shape = shapeOf(body, '', 1, { expressions, problems, values: 0 });
   problems.throwIfAny();
   if (options.engine) checkFilters(expressions, options.engine);
   return {
@@ -73,6 +73,7 @@ export const stringForm = (value: unknown): string => {
 interface Walk {
   expressions: DetokenizeExpression[];
   problems: FieldErrorCollector;
+  values: number;
 }
 
 /** The body's structure; a part without expressions is kept as the body's own value. */
@@ -84,6 +85,7 @@ type Shape =
   | { kind: 'object'; entries: Array<[string, Shape]> };
 
 const shapeOf = (value: unknown, path: string, depth: number, walk: Walk): Shape => {
+  countBodyValue(walk);
   if (typeof value === 'string') return textShape(value, path || BODY_PATH, walk);
   if (value === null || typeof value !== 'object') return { kind: 'kept', value };
   if (depth > MAX_BODY_DEPTH) {

@@ -1,4 +1,6 @@
-import { bodyFieldPath, bodyIndexPath, bodyKeyPath } from './body-path';
+import { bodyFieldPath, bodyIndexPath, bodyKeyPath, MAX_BODY_VALUES } from './body-path';
+import { planDetokenize } from '../detokenize/detokenize.plan';
+import { planTokenize } from './tokenize.plan';
 
 describe('body paths', () => {
   it.each([
@@ -38,5 +40,24 @@ describe('body paths', () => {
     expect(bodyFieldPath('', 'data')).toBe('data');
     expect(bodyFieldPath('[2]', 'data')).toBe('[2].data');
     expect(bodyFieldPath('card', 'containers[0]')).toBe('card.containers[0]');
+  });
+});
+
+describe('bounded bodies (a walk past MAX_BODY_VALUES is refused before it costs more)', () => {
+  const engine = { validate: () => null, evaluate: () => '' };
+
+  it.each([
+    ['tokenize, nulls', () => planTokenize(new Array(MAX_BODY_VALUES).fill(null), { now: new Date(), engine })],
+    ['detokenize, strings', () => planDetokenize(new Array(MAX_BODY_VALUES).fill('plain text'))],
+    ['detokenize, empty objects', () => planDetokenize({ list: new Array(MAX_BODY_VALUES).fill({}) })],
+  ])('refuses a %s body of more than MAX_BODY_VALUES values with a 400 on body', (_kind, plan) => {
+    expect(plan).toThrow(expect.objectContaining({ kind: 'validation', errors: { body: [expect.stringContaining(`${MAX_BODY_VALUES}`)] } }));
+  });
+
+  it.each([
+    ['tokenize', () => planTokenize(new Array(MAX_BODY_VALUES - 1).fill(null), { now: new Date(), engine })],
+    ['detokenize', () => planDetokenize(new Array(MAX_BODY_VALUES - 1).fill('plain text'))],
+  ])('takes a %s body of exactly MAX_BODY_VALUES values', (_kind, plan) => {
+    expect(plan).not.toThrow();
   });
 });

@@ -7,9 +7,24 @@
 // character as `\uXXXX`, so a key can neither close its quotes nor break or reorder the message around it. A key
 // longer than 100 characters shows its first 100 and `…` after the closing quote (`["aaa…aaa"…]`): two such keys
 // that share those 100 characters share a path (they still get their own place in every result).
+import { validationError } from '../shared/errors';
 
 /** Containers nested deeper than this are refused: no real payload nests this far, and the walks recurse. */
 export const MAX_BODY_DEPTH = 64;
+
+/**
+ * The most values (containers, nulls, leaves) a tokenize or detokenize body may hold: what keeps the walks of one
+ * request short (a 1 MiB body of nulls is about 170,000 values, and walking it held the event loop for up to 120 ms).
+ */
+export const MAX_BODY_VALUES = 10_000;
+
+/** Counts one more value of a body, refusing the body (400 on `body`) past MAX_BODY_VALUES. */
+export const countBodyValue = (counter: { values: number }): void => {
+  counter.values += 1;
+  if (counter.values > MAX_BODY_VALUES) {
+    throw validationError({ [BODY_PATH]: [`The body must hold at most ${MAX_BODY_VALUES} values (containers, nulls and leaves).`] });
+  }
+};
 
 /** The most characters of a key a path shows. */
 export const MAX_PATH_KEY_LENGTH = 100;

@@ -3,7 +3,7 @@
 import { DomainError, FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject, jsonTypeOf, type JsonObject } from '../shared/json-shape';
 import { CREATE_TOKEN_PROPERTIES, validateCreateToken, type ValidationOptions, type ValidTokenCreate } from '../token/token-input.validate';
-import { BODY_PATH, bodyFieldPath, bodyIndexPath, bodyKeyPath, MAX_BODY_DEPTH } from './body-path';
+import { BODY_PATH, bodyFieldPath, bodyIndexPath, bodyKeyPath, countBodyValue, MAX_BODY_DEPTH } from './body-path';
 import { runSteps, type Steps } from './steps';
 
 /** Tokens one tokenize request may create (requests and leaves together). */
@@ -55,7 +55,7 @@ export function* planTokenizeSteps(body: unknown, options: ValidationOptions): S
     });
   }
   const found: Found[] = [];
-  const shape = shapeOf(body, '', 1, found);
+  const shape = shapeOf(body, '', 1, found, { values: 0 });
   const errors = new FieldErrorCollector();
   const requests: Array<Found & { request: ValidTokenCreate | undefined }> = [];
   for (const item of found) {
@@ -84,7 +84,8 @@ type Shape =
   | { kind: 'array'; items: Shape[] }
   | { kind: 'object'; entries: Array<[string, Shape]> };
 
-const shapeOf = (value: unknown, path: string, depth: number, found: Found[]): Shape => {
+const shapeOf = (value: unknown, path: string, depth: number, found: Found[], counter: { values: number }): Shape => {
+  countBodyValue(counter);
   if (value === null) return { kind: 'null' };
   const request = isTokenRequest(value);
   if (request || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -98,10 +99,10 @@ const shapeOf = (value: unknown, path: string, depth: number, found: Found[]): S
     throw validationError({ [path]: [`The body must not nest deeper than ${MAX_BODY_DEPTH} levels.`] });
   }
   if (Array.isArray(value)) {
-    return { kind: 'array', items: value.map((item, i) => shapeOf(item, bodyIndexPath(path, i), depth + 1, found)) };
+    return { kind: 'array', items: value.map((item, i) => shapeOf(item, bodyIndexPath(path, i), depth + 1, found, counter)) };
   }
   if (isJsonObject(value)) {
-    const entries = Object.keys(value).map((key): [string, Shape] => [key, shapeOf(value[key], bodyKeyPath(path, key), depth + 1, found)]);
+    const entries = Object.keys(value).map((key): [string, Shape] => [key, shapeOf(value[key], bodyKeyPath(path, key), depth + 1, found, counter)]);
     return { kind: 'object', entries };
   }
   // Only parsed JSON reaches here; anything else (undefined, a function) is a caller bug, not a user's 400.
