@@ -115,6 +115,19 @@ describe('errors.reactor of POST /reactors/{id}/react', () => {
     expect(message).not.toContain('987654');
   });
 
+  it.each<[string, string, unknown, RegExp]>([
+    ["V8's JSON.parse excerpt of the data", 'JSON.parse(args.x);', 'hunter2-password-of-alice', /Unexpected token 'h', "?\[redacted\]"\.\.\. is not valid JSON/],
+    ['the data in upper case', 'throw new Error("bad " + args.x.toUpperCase());', 'hunter2-password-of-alice', /bad \[redacted\]/],
+    ["a key of an object token", 'throw new Error("unknown field " + Object.keys(args.x)[0]);', { alice_ssn_field: 1 }, /unknown field \[redacted\]/],
+    ['the configuration in lower case', 'throw new Error("cfg " + configuration.k.toLowerCase());', 'x', /cfg \[redacted\]/],
+  ])('holds no run of eight characters of the data or configuration: %s', async (_title, body, data, expected) => {
+    const token = await tokenOf('token', data);
+    const id = await reactorOf(`module.exports = async ({ args, configuration }) => { ${body} };`);
+    const message = await failure(id, { x: `{{ ${token} }}` });
+    expect(message).toMatch(expected);
+    expect(message.toLowerCase()).not.toMatch(/hunter2-p|alice_ss|sk_live_z/);
+  });
+
   it('still says what went wrong when the message holds no secret', async () => {
     const card = await tokenOf('card_number', CARD);
     const id = await reactorOf(`module.exports = async ({ args }) => { if (args.card !== '') throw new Error('amount must be positive'); };`);

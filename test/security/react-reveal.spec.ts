@@ -111,12 +111,12 @@ describe('react shows the caller no more of a token than its own token:read rule
   });
 
   describe('F2: tokens made from the result do not launder the data', () => {
-    it('Tokenize Payload as a caller masked on /pci/ and revealing on /: 403 naming tokenize.card, nothing created', async () => {
+    it('Tokenize Payload as a caller masked on /pci/ and revealing on /: 403 naming tokenize (not the key), nothing created', async () => {
       const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
       const before = await tokenCount();
       const response = await react(id, { payload: { card: `{{ ${card} }}` } }, pciMasker);
       expect(response.status).toBe(403);
-      expect(Object.keys(response.body.errors)).toEqual(['tokenize.card']);
+      expect(Object.keys(response.body.errors)).toEqual(['tokenize']);
       expect(response.text).not.toContain(CARD);
       expect(await tokenCount()).toBe(before);
     });
@@ -125,7 +125,7 @@ describe('react shows the caller no more of a token than its own token:read rule
       const id = await createReactor('tokenize-payload.json', { container: '/pci/copies/', deduplicate: false });
       const response = await react(id, { payload: { card: `{{ ${card} }}` } }, pciMasker);
       expect(response.status).toBe(200);
-      expect(response.body.tokens.card).toMatchObject({ containers: ['/pci/copies/'] });
+      expect(response.body.tokens).toEqual([expect.objectContaining({ containers: ['/pci/copies/'] })]);
       expect(response.text).not.toContain(CARD);
     });
 
@@ -133,10 +133,10 @@ describe('react shows the caller no more of a token than its own token:read rule
       const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false }, revealApp.id);
       const response = await react(id, { payload: { card: `{{ ${card} }}` } }, masker);
       expect(response.status).toBe(200);
-      expect(response.body.tokens.card).toMatchObject({ id: expect.any(String), containers: ['/general/high/'] });
-      expect(response.body.tokens.card).not.toHaveProperty('data');
+      expect(response.body.tokens).toEqual([expect.objectContaining({ id: expect.any(String), containers: ['/general/high/'] })]);
+      expect(response.body.tokens[0]).not.toHaveProperty('data');
       expect(response.text).not.toContain(CARD);
-      const read = await as(masker).get(`/tokens/${response.body.tokens.card.id}`);
+      const read = await as(masker).get(`/tokens/${response.body.tokens[0].id}`);
       expect(read.status).toBe(200);
       expect(read.text).not.toContain(CARD);
     });
@@ -145,9 +145,9 @@ describe('react shows the caller no more of a token than its own token:read rule
       const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false }, revealApp.id);
       const response = await react(id, { payload: { card: `{{ ${card} }}` } }, useOnly);
       expect(response.status).toBe(200);
-      expect(response.body.tokens.card).toMatchObject({ id: expect.any(String), type: 'token', containers: ['/general/high/'] });
-      expect(response.body.tokens.card).not.toHaveProperty('data');
-      expect(response.body.tokens.card).not.toHaveProperty('fingerprint');
+      expect(response.body.tokens).toEqual([expect.objectContaining({ id: expect.any(String), type: 'token', containers: ['/general/high/'] })]);
+      expect(response.body.tokens[0]).not.toHaveProperty('data');
+      expect(response.body.tokens[0]).not.toHaveProperty('fingerprint');
     });
 
     it('deduplication as the reactor\'s application does not tell a caller without token:create whether a value exists', async () => {
@@ -169,6 +169,76 @@ describe('react shows the caller no more of a token than its own token:read rule
       expect(response.status).toBe(200);
       expect(response.body.tokens.card).toMatchObject({ data: CARD, containers: ['/general/high/'] });
       expect(response.body.tokens.note).toMatchObject({ data: 'card 1111' });
+    });
+  });
+
+  describe('re-review: a token made from data the caller does not reveal is shown id-only, and matches on nothing new', () => {
+    const ID_ONLY = ['containers', 'created_at', 'created_by', 'id', 'metadata', 'type'];
+    const plainToken = async (data: unknown) => (await as(revealer).post('/tokens', { type: 'token', data })).body.id as string;
+
+    it('F1: a card_number made from a `token` token the masker sees without data shows no mask, no fingerprint', async () => {
+      const unmasked = await plainToken(CARD);
+      expect((await as(masker).get(`/tokens/${unmasked}`)).body).not.toHaveProperty('data');
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
+      const response = await react(id, { payload: { a: `{{ ${unmasked} }}` }, token_type: 'card_number' }, masker);
+      expect(response.status).toBe(200);
+      expect(response.body.tokens).toHaveLength(1);
+      expect(Object.keys(response.body.tokens[0]).sort()).toEqual(ID_ONLY);
+      expect(response.body.tokens[0].type).toBe('card_number');
+      expect(JSON.stringify(response.body.tokens)).not.toMatch(/1111/);
+    });
+
+    it('F1: a conversion that fails validation is one 422 on errors.reactor naming no field', async () => {
+      const notACard = await plainToken('not-a-card-number');
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
+      const before = await tokenCount();
+      const response = await react(id, { payload: { a: `{{ ${notACard} }}` }, token_type: 'card_number' }, masker);
+      expect(response.status).toBe(422);
+      expect(response.body.errors).toEqual({ reactor: ["The reactor's tokenize result is not valid."] });
+      expect(await tokenCount()).toBe(before);
+    });
+
+    it('F2: an object token split into fields answers an array, no key, no fingerprint; its 403 and 422 name no key', async () => {
+      const object = await plainToken({ alice_ssn_key: 'first-value-x', bob_secret_key: 'second-value-y' });
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
+      const response = await react(id, { payload: `{{ ${object} }}` }, masker);
+      expect(response.status).toBe(200);
+      expect(Array.isArray(response.body.tokens)).toBe(true);
+      expect(response.body.tokens).toHaveLength(2);
+      for (const token of response.body.tokens) expect(Object.keys(token).sort()).toEqual(ID_ONLY);
+      expect(JSON.stringify(response.body.tokens)).not.toMatch(/alice_ssn_key|bob_secret_key|first-value-x/);
+
+      const pciObject = (await as(revealer).post('/tokens', { type: 'token', data: { alice_ssn_key: 'v-1234567' }, containers: ['/pci/'] })).body.id;
+      const refused = await react(id, { payload: `{{ ${pciObject} }}` }, pciMasker);
+      expect(refused.status).toBe(403);
+      expect(Object.keys(refused.body.errors)).toEqual(['tokenize']);
+      expect(refused.text).not.toContain('alice_ssn_key');
+
+      const invalid = await react(id, { payload: `{{ ${object} }}`, token_type: 'social_security_number' }, masker);
+      expect(invalid.status).toBe(422);
+      expect(invalid.body.errors).toEqual({ reactor: ["The reactor's tokenize result is not valid."] });
+      expect(invalid.text).not.toMatch(/alice_ssn_key|bob_secret_key/);
+    });
+
+    it('F5: the new tokens get no search indexes, so a masker cannot newly match on the data', async () => {
+      const unindexed = await plainToken('219-09-9999');
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
+      const response = await react(id, { payload: { a: `{{ ${unindexed} }}` }, token_type: 'social_security_number' }, masker);
+      expect(response.status).toBe(200);
+      const made = await as(revealer).get(`/tokens/${response.body.tokens[0].id}`);
+      expect(made.body).toMatchObject({ type: 'social_security_number', data: '219-09-9999', search_indexes: [] });
+      const found = await as(masker).post('/tokens/search', { query: 'data:"219099999"' });
+      expect(found.status).toBe(200);
+      expect(found.body.pagination.total_items).toBe(0);
+    });
+
+    it('a caller who reveals every token its args used keeps the keyed shape and the type\'s search indexes', async () => {
+      const revealed = await plainToken('219-09-8888');
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
+      const response = await react(id, { payload: { a: `{{ ${revealed} }}` }, token_type: 'social_security_number' }, revealer);
+      expect(response.status).toBe(200);
+      expect(response.body.tokens.a).toMatchObject({ data: '219-09-8888', fingerprint: expect.any(String) });
+      expect(response.body.tokens.a.search_indexes.length).toBeGreaterThan(0);
     });
   });
 });

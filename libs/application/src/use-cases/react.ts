@@ -12,6 +12,7 @@ import {
   fieldErrorsOf,
   notFound,
   reactorDecider,
+  reactorSecretKeys,
   reactorSecrets,
   reactorStream,
   type ReactorRuntime,
@@ -26,10 +27,14 @@ import type { EventStore, RecordedEvent } from '../ports/event-store';
 import type { ApplicationReadModel } from '../ports/read-models';
 import { principalOf } from './authenticator';
 import { openConfiguration, ReactorReferences } from './reactors';
-import { DetokenizeHandler, type OnBehalfOf, TokenizeCommand, TokenizeHandler } from './tokenize';
+import { DetokenizeHandler, idOnlyCap, type OnBehalfOf, TokenizeCommand, TokenizeHandler } from './tokenize';
 import { Caller, UseCaseHandler, VaultCommand } from './use-case';
 
-/** The answer: the created (or deduplicated) tokens in the shape of the code's `tokenize`, and its `raw` as is. */
+/**
+ * The answer: the created (or deduplicated) tokens in the shape of the code's `tokenize`, and its `raw` as is. When the
+ * args used a token the caller's token:read rule does not reveal, `tokens` is an array of id-only views in document
+ * order instead (TokenizeHandler's OnBehalfOf): the keys of `tokenize` may come from the data.
+ */
 export interface Reaction {
   tokens: unknown;
   raw: unknown;
@@ -84,8 +89,12 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     if (!result.ok) {
       if (result.kind === 'busy') throw unavailable(result.message, result.retryAfterSeconds);
       // The message may quote what the code was given (a thrown `args.x`, V8's own "Cannot convert …"): the caller may
-      // use the tokens' data without seeing it, and may not read the configuration.
-      const message = redactReactorMessage(result.message, reactorSecrets(detokenized.args, configuration));
+      // use the tokens' data without seeing it (an object token's keys are data too), and may not read the configuration.
+      const message = redactReactorMessage(
+        result.message,
+        reactorSecrets(detokenized.args, configuration),
+        reactorSecretKeys(detokenized.args, configuration),
+      );
       throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [message] });
     }
     const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { rules: caller.principal.accessRules, cap: least });
@@ -114,14 +123,19 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
    * 403 (a container the application may not create in) and 409 (a taken id) pass as they are; nothing is created then.
    * On behalf of the invoking caller: deduplication finds only tokens its token:create rules cover, and when its args
    * used tokens, the tokens are shown by its token:read rule capped at `least`, and a 403 refuses any its rules would
-   * show more (TokenizeHandler's OnBehalfOf).
+   * show more (TokenizeHandler's OnBehalfOf). When that cap is below reveal, no error names a path under `tokenize` (its
+   * keys may come from the data) and an invalid result is one 422 on errors.reactor: which field failed, and why (a
+   * card number that is not Luhn-valid), would tell the caller about data it does not see.
    */
   private async tokenize(caller: Caller, tokenize: unknown, onBehalfOf: OnBehalfOf): Promise<unknown> {
+    const capped = idOnlyCap(onBehalfOf.cap);
     try {
-      const answer = (await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }, onBehalfOf))) as { tokenize: unknown };
-      return answer.tokenize;
+      const answer = await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }, onBehalfOf));
+      return capped ? answer : (answer as { tokenize: unknown }).tokenize;
     } catch (error) {
-      if (!(error instanceof DomainError) || error.kind !== 'validation') throw error;
+      if (!(error instanceof DomainError)) throw error;
+      if (capped) throw pathless(error);
+      if (error.kind !== 'validation') throw error;
       const errors: FieldErrors = fieldErrorsOf([
         ['reactor', ['The reactor returned a tokenize that is not a valid tokenize body; the other errors name its paths.']],
         ...Object.entries(error.errors ?? {}),
@@ -130,6 +144,24 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     }
   }
 }
+
+/** A tokenizer error without the paths and messages that could echo the data: what the capped case answers. */
+const pathless = (error: DomainError): DomainError => {
+  switch (error.kind) {
+    case 'validation':
+      return new DomainError('unprocessable', "The reactor's tokenize result is not valid.", { reactor: ["The reactor's tokenize result is not valid."] });
+    case 'forbidden':
+      return new DomainError(
+        'forbidden',
+        "A token of the reactor's tokenize result may not be created where it would go.",
+        fieldErrorsOf([['tokenize', [...new Set(Object.values(error.errors ?? {}).flat())]]]),
+      );
+    case 'conflict':
+      return new DomainError('conflict', "The id of a token of the reactor's tokenize result is already taken in this tenant.");
+    default:
+      return error;
+  }
+};
 
 /** The body is `{ args }`; args may be left out (no args: `{}`), and nothing else may be sent. */
 const argsOf = (body: unknown): unknown => {

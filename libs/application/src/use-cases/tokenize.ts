@@ -29,6 +29,7 @@ import {
   type PlannedToken,
   type TokenView as ShownToken,
   type UseInsight,
+  type ValidTokenCreate,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { IdGenerator } from '../ports/system';
@@ -48,9 +49,39 @@ export interface OnBehalfOf {
    * The invoking caller's least revealing token:read transform over the tokens its args detokenized, or null when the
    * args held none. Set: every token is shown by the invoking caller's token:read rule at most this revealing, and a
    * token the invoking caller's read or search rules would show more revealingly is refused (403), never created.
+   * Below `reveal` (idOnlyCap), more: the answer is an array of IdOnlyViews in body order, not the body's shape (its
+   * keys come from the code, which may have taken them from the data), and the tokens are created without search
+   * indexes (API.md "What a write may reveal": a caller without reveal can never change what they match on).
    */
   cap: UseInsight | null;
 }
+
+/**
+ * What a reactor's token is shown as when the invoking caller does not reveal every token its args used: no data, no
+ * mask, and nothing else computed from the data (fingerprint, search indexes), since a new mask or fingerprint over the
+ * same data may show more than the caller's rule showed of the token it came from.
+ */
+export type IdOnlyView = Pick<TokenView, 'id' | 'type' | 'containers' | 'metadata' | 'expires_at' | 'created_by' | 'created_at'>;
+
+/** A cap below `reveal`: the tokens made for the invoking caller are shown as IdOnlyViews, in an array. */
+export const idOnlyCap = (cap: UseInsight | null | undefined): boolean => cap != null && cap !== 'reveal';
+
+const idOnlyView = (token: Pick<TokenView, keyof IdOnlyView>): IdOnlyView => ({
+  id: token.id,
+  type: token.type,
+  containers: token.containers,
+  metadata: token.metadata,
+  ...(token.expires_at === undefined || token.expires_at === null ? {} : { expires_at: token.expires_at }),
+  created_by: token.created_by,
+  created_at: token.created_at,
+});
+
+/** The request without search indexes: neither the type's defaults nor the code's own. */
+const withoutSearchIndexes = (request: ValidTokenCreate): ValidTokenCreate => ({
+  ...request,
+  draft: { ...request.draft, search_indexes: [] },
+  prepared: { ...request.prepared, search_values: [] },
+});
 
 /** Tokenizes `body` as `caller`: the answer has the body's shape, each request or leaf replaced by its token. */
 export class TokenizeCommand extends VaultCommand<unknown> {
@@ -82,7 +113,7 @@ interface Creation {
 }
 
 /** What goes back at one place of the body: a token found by deduplication, or the creation at that index. */
-type Result = { found: TokenView } | { created: number };
+type Result = { found: TokenView | IdOnlyView } | { created: number };
 
 export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
   constructor(
@@ -101,6 +132,7 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
     const createRules = plan.requests.map(({ request }) => selectRule(rules, request.draft.containers, 'token:create'));
     assertEveryCreateCovered(plan.requests, createRules);
     if (onBehalfOf?.cap != null) assertShownNoMoreThan(plan.requests, onBehalfOf.rules, onBehalfOf.cap);
+    const idOnly = idOnlyCap(onBehalfOf?.cap);
 
     const results: Result[] = [];
     const creations: Creation[] = [];
@@ -126,13 +158,14 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
           ? await this.duplicateOnBehalf(lookup, onBehalfOf)
           : await findDuplicateView(this.index, this.crypto, lookup);
         if (found) {
-          results.push({ found });
+          results.push({ found: idOnly ? idOnlyView(found) : found });
           continue;
         }
       }
       newest.set(key, creations.length);
       results.push({ created: creations.length });
-      creations.push({ planned, id: request.id ?? this.ids.newId(), fingerprint, rule: createRules[i]! });
+      const toCreate = idOnly ? { ...planned, request: withoutSearchIndexes(request) } : planned;
+      creations.push({ planned: toCreate, id: request.id ?? this.ids.newId(), fingerprint, rule: createRules[i]! });
     }
 
     const outcomes = await this.runner.runMany(
@@ -143,13 +176,15 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
       })),
       ctx,
     );
-    const created: TokenView[] = [];
+    const created: Array<TokenView | IdOnlyView> = [];
     for (const [i, { rule }] of creations.entries()) {
       if (i > 0) await nextTurn();
       const token = activeToken(outcomes[i].state);
-      created.push(onBehalfOf?.cap != null ? await this.cappedView(token, onBehalfOf.rules, onBehalfOf.cap) : await toTokenView(token, rule, this.crypto));
+      if (idOnly) created.push(idOnlyView({ ...token, expires_at: token.expires_at ?? undefined }));
+      else created.push(onBehalfOf?.cap != null ? await this.cappedView(token, onBehalfOf.rules, onBehalfOf.cap) : await toTokenView(token, rule, this.crypto));
     }
-    return plan.rebuild(results.map((result) => ('found' in result ? result.found : created[result.created])));
+    const shown = results.map((result) => ('found' in result ? result.found : created[result.created]));
+    return idOnly ? shown : plan.rebuild(shown);
   }
 
   /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { redactReactorMessage, reactorSecrets, REDACTED } from './reactor-message-redaction';
+import { redactReactorMessage, reactorSecretKeys, reactorSecrets, REDACTED } from './reactor-message-redaction';
 import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-runtime.port';
 
 describe('redactReactorMessage', () => {
@@ -15,8 +15,18 @@ describe('redactReactorMessage', () => {
     ['not a secret of two characters', 'cvv 12 of 12', ['12'], 'cvv 12 of 12'],
     ['case-sensitively', 'Secret secret', ['secret'], 'Secret [redacted]'],
     ['no secrets at all', 'the code threw', [], 'the code threw'],
+    ["V8's JSON.parse excerpt of a secret", `Unexpected token 'h', "hunter2-pa"... is not valid JSON`, ['hunter2-password'], `Unexpected token 'h', "[redacted]"... is not valid JSON`],
+    ['a secret in upper case', 'bad: HUNTER2-PASSWORD!', ['hunter2-password'], 'bad: [redacted]!'],
+    ['eight characters of a secret in any case', 'near 078-05-11 and 4111-11X', ['078-05-1120', 'ab4111-11x'], 'near [redacted] and [redacted]'],
+    ['not a run of seven characters', 'near 078-05-', ['078-05-1120'], 'near 078-05-'],
   ])('takes out %s', (_title, message, secrets, expected) => {
     expect(redactReactorMessage(message, secrets)).toBe(expected);
+  });
+
+  it("takes out eight characters or more of an object token's key, not its own short keys", () => {
+    const args = { payload: { alice_ssn_key: 'v' } };
+    const message = 'payload: unknown field ALICE_SSN_KEY';
+    expect(redactReactorMessage(message, reactorSecrets(args), reactorSecretKeys(args))).toBe('payload: unknown field [redacted]');
   });
 
   it('clips the redacted message to the limit', () => {
@@ -61,6 +71,10 @@ describe('reactorSecrets', () => {
     expect(secrets).not.toContain('null');
   });
 
+  it("gives every object key below the top level (the formula's names), as is and JSON-escaped", () => {
+    expect(reactorSecretKeys({ a: { 'b"c': 1 } }, [{ d: null }], 'e')).toEqual(['b"c', 'b\\"c', 'd']);
+  });
+
   it('finds a secret in a message that quotes the args as JSON', () => {
     const args = { x: 'line one\nline "two"' };
     expect(redactReactorMessage(`bad args: ${JSON.stringify(args)}`, reactorSecrets(args))).toBe('bad args: {"x":[redacted]}');
@@ -86,6 +100,20 @@ describe('redactReactorMessage, whatever the secrets', () => {
         const redacted = redactReactorMessage(clip ? reactorMessage(message) : message, reactorSecrets(secrets));
         for (const secret of secrets) expect(redacted).not.toContain(secret);
         expect(redacted.length).toBeLessThanOrEqual(MAX_REACTOR_MESSAGE_LENGTH);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves no run of eight characters of a secret, in any case', () => {
+    const cased = fc.tuple(secret.filter((s) => s.length >= 8), fc.nat(), fc.nat(), fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }));
+    fc.assert(
+      fc.property(cased, filler, filler, ([whole, from, length, upper], before, after) => {
+        const start = from % (whole.length - 7);
+        const run = whole.slice(start, start + 8 + (length % (whole.length - start - 7)));
+        const changed = [...run].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c.toLowerCase())).join('');
+        const redacted = redactReactorMessage(`${before}${changed}${after}`, reactorSecrets(whole));
+        expect(redacted.toLowerCase()).not.toContain(run.toLowerCase());
       }),
       { numRuns: 500 },
     );
