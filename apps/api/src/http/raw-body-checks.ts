@@ -42,18 +42,55 @@ export interface PreparedBody {
   body: unknown;
 }
 
-/** Checks and reduces `body` for `dto` (see the file's comment). Work is bounded by the DTO's shape and list maxima. */
-export const prepareDtoBody = (body: unknown, dto: DtoClass): PreparedBody => {
-  const errors = new Map<string, string[]>();
-  const reduced = reduce(body, dto, '', errors);
-  return { errors: errors.size > 0 ? fieldErrorsOf(errors) : null, body: reduced };
+/**
+ * At most this many unknown properties are named in one answer. Past it, the body is refused here with those names
+ * and one count on `body`, before class-validator would build (and the problem filter serialise) one error each.
+ */
+export const MAX_UNKNOWN_NAMED = 20;
+/** Unknown property names are echoed in errors cut to this many characters, so the answer stays a few KB. */
+export const MAX_ECHOED_NAME = 100;
+
+/** `name` as an error message may echo it: at most MAX_ECHOED_NAME characters, never half a surrogate pair. */
+export const echoedName = (name: string): string => {
+  if (name.length <= MAX_ECHOED_NAME) return name;
+  const end = /[\ud800-\udbff]/.test(name[MAX_ECHOED_NAME - 1]) ? MAX_ECHOED_NAME - 1 : MAX_ECHOED_NAME;
+  return `${name.slice(0, end)}…`;
 };
 
-const reduce = (value: unknown, dto: DtoClass, path: string, errors: Map<string, string[]>): unknown => {
+interface Walk {
+  errors: Map<string, string[]>;
+  /** Paths of the first MAX_UNKNOWN_NAMED unknown properties met, and how many there were in all. */
+  unknown: string[];
+  unknownCount: number;
+}
+
+/** Checks and reduces `body` for `dto` (see the file's comment). Work is bounded by the DTO's shape and list maxima. */
+export const prepareDtoBody = (body: unknown, dto: DtoClass): PreparedBody => {
+  const walk: Walk = { errors: new Map(), unknown: [], unknownCount: 0 };
+  const reduced = reduce(body, dto, '', walk);
+  if (walk.unknownCount > MAX_UNKNOWN_NAMED) {
+    const more = walk.unknownCount - walk.unknown.length;
+    const errors = new Map(walk.unknown.map((at) => [at, [`${at} is not a known property`]]));
+    errors.set('body', [`body has ${more} more unknown properties; only the first ${MAX_UNKNOWN_NAMED} are named`]);
+    return { errors: fieldErrorsOf(errors), body: undefined };
+  }
+  return { errors: walk.errors.size > 0 ? fieldErrorsOf(walk.errors) : null, body: reduced };
+};
+
+const reduce = (value: unknown, dto: DtoClass, path: string, walk: Walk): unknown => {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return shell(value);
+  // Counted before any per-key work: the declared properties present are looked up, not the body's keys.
+  const keys = Object.keys(value);
+  const known = declaredProperties(dto);
+  let present = 0;
+  for (const property of known) if (Object.hasOwn(value, property)) present++;
+  const unknown = keys.length - present;
+  if (unknown > 0) nameUnknown(keys, known, path, unknown, walk);
+  if (walk.unknownCount > MAX_UNKNOWN_NAMED) return undefined;
+  const { errors } = walk;
   const limits = LIMITS.get(dto);
   const reduced: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  for (const key of keys) {
     const at = path ? `${path}.${key}` : key;
     if (PROTOTYPE_NAMES.has(key)) {
       errors.set(at, [`${at} is not a known property`]);
@@ -63,9 +100,21 @@ const reduce = (value: unknown, dto: DtoClass, path: string, errors: Map<string,
     const limit = limits?.get(key);
     if (!limit || !Array.isArray(child)) reduced[key] = shell(child);
     else if (child.length > limit.max) errors.set(at, [tooMany(at, limit.max, child.length)]);
-    else reduced[key] = child.map((item, i) => (limit.items ? reduce(item, limit.items(), `${at}[${i}]`, errors) : shell(item)));
+    else reduced[key] = child.map((item, i) => (limit.items ? reduce(item, limit.items(), `${at}[${i}]`, walk) : shell(item)));
   }
   return reduced;
+};
+
+/** Notes the unknown properties of one object: names while fewer than the bound are named, counts all. */
+const nameUnknown = (keys: string[], known: ReadonlySet<string>, path: string, unknown: number, walk: Walk): void => {
+  walk.unknownCount += unknown;
+  let left = unknown;
+  for (let i = 0; i < keys.length && left > 0 && walk.unknown.length < MAX_UNKNOWN_NAMED; i++) {
+    if (known.has(keys[i])) continue;
+    left--;
+    const name = echoedName(keys[i]);
+    walk.unknown.push(path ? `${path}.${name}` : name);
+  }
 };
 
 /** A value the DTO does not walk into: primitives as they are, arrays and objects empty. */
@@ -74,3 +123,12 @@ const shell = (value: unknown): unknown => (Array.isArray(value) ? [] : value !=
 /** The properties `dto` declares to class-validator. */
 export const knownProperties = (dto: DtoClass): Set<string> =>
   new Set(getMetadataStorage().getTargetValidationMetadatas(dto as never, '', true, false).map((m) => m.propertyName));
+
+const DECLARED = new WeakMap<DtoClass, ReadonlySet<string>>();
+
+/** knownProperties, read once per DTO: decorators run when the class is defined, so the set never changes after. */
+const declaredProperties = (dto: DtoClass): ReadonlySet<string> => {
+  let known = DECLARED.get(dto);
+  if (!known) DECLARED.set(dto, (known = knownProperties(dto)));
+  return known;
+};

@@ -96,6 +96,24 @@ describe('the body pipe refuses property names of Object.prototype, at any depth
   });
 });
 
+describe('the body pipe keeps its answer small, whatever the unknown properties', () => {
+  const pipe = vaultValidationPipe();
+
+  it('names an unknown property of 1,000,000 characters by its first 100, beside the other errors', async () => {
+    const name = 'x'.repeat(1_000_000);
+    const errors = await errorsOf(pipe.transform({ size: 0, [name]: 1 }, body(SearchTokensBody)));
+    const echoed = `${'x'.repeat(100)}…`;
+    expect(errors).toEqual({ size: ['size must not be less than 1'], [echoed]: [`${echoed} is not a known property`] });
+  });
+
+  it('answers 60,000 unknown properties with 20 names and one count', async () => {
+    const value = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, {}] as const));
+    const errors = await errorsOf(pipe.transform(value, body(ApplicationBody)));
+    expect(Object.keys(errors)).toHaveLength(21);
+    expect(errors.body).toEqual(['body has 59980 more unknown properties; only the first 20 are named']);
+  });
+});
+
 describe('the body pipe gives one message per field', () => {
   const pipe = vaultValidationPipe();
 

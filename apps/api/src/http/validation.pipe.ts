@@ -2,7 +2,7 @@
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import { fieldErrorsOf, type FieldErrors } from '@vault/domain';
 import { problem } from './problem';
-import { knownProperties, prepareDtoBody, type DtoClass } from './raw-body-checks';
+import { echoedName, knownProperties, prepareDtoBody, type DtoClass } from './raw-body-checks';
 
 /** Field paths come from the request, so they key a Map; the result has each as an own property. */
 export function fieldErrors(errors: ValidationError[]): FieldErrors {
@@ -10,11 +10,9 @@ export function fieldErrors(errors: ValidationError[]): FieldErrors {
   const pending = errors.map((error) => ({ error, parent: '' }));
   for (let next = 0; next < pending.length; next++) {
     const { error, parent } = pending[next];
-    const path = /^\d+$/.test(error.property)
-      ? `${parent}[${error.property}]`
-      : parent
-        ? `${parent}.${error.property}`
-        : error.property;
+    // An unknown property's name comes from the request: echoed cut short (raw-body-checks.ts).
+    const property = error.constraints?.whitelistValidation ? echoedName(error.property) : error.property;
+    const path = /^\d+$/.test(property) ? `${parent}[${property}]` : parent ? `${parent}.${property}` : property;
     if (error.constraints) {
       out.set(
         path,

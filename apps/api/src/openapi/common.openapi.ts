@@ -70,7 +70,7 @@ export const REQUEST_LIMITS = [
   'Bodies: JSON objects (arrays too on `/tokenize`, any JSON value on `/detokenize`, there at most 10,000 values) of at most 1 MiB (else 413), nesting arrays and objects at most 64 deep counting the body itself (else 400 on `body`, which also says where invalid JSON stops parsing, by line, column and character, never with an excerpt).',
   'Lists: application `permissions` ≤ 30, `rules` ≤ 100, each rule\'s `permissions` ≤ 30; token `containers` ≤ 10, `metadata` ≤ 50 entries, `search_indexes` ≤ 20; formula `configuration` ≤ 100, `request_parameters` ≤ 200. A longer list is a 400 naming it, whatever its elements.',
   'Pagination: `page` 1..1,000,000,000 and `size` 1..100, as plain decimal integers (query strings: digits only, so `0x10` and `1e1` are 400s; a parameter given twice or in bracket form, `name[]=`, is a 400 naming it).',
-  'Property names: an unknown property is a 400 naming it, whatever its name (`constructor`, `__proto__` and `toString` included). Error messages name fields and allowed values, never a value that was sent.',
+  'Property names: an unknown property is a 400 naming it, whatever its name (`constructor`, `__proto__` and `toString` included), by its first 100 characters. At most 20 unknown properties are named; the rest are counted in one message on `body` (or on the enclosing object\'s path). Error messages name fields and allowed values, never a value that was sent.',
 ].join('\n\n');
 
 export const commonResponses = {

@@ -27,9 +27,27 @@ export const isJsonObject = (value: unknown): value is JsonObject =>
 /** Joins a parent path and a property into the field path used as an errors key (`configuration[0].name`). */
 export const fieldPath = (parent: string, property: string): string => (parent ? `${parent}.${property}` : property);
 
+/** At most this many unknown properties are named in one answer, however many objects the request holds. */
+export const MAX_UNKNOWN_NAMED = 20;
+/** An unknown property's name is echoed cut to this many characters, so the answer stays a few KB. */
+export const MAX_ECHOED_NAME = 100;
+
+/** `name` as an error message may echo it: at most MAX_ECHOED_NAME characters, never half a surrogate pair. */
+export const echoedName = (name: string): string => {
+  if (name.length <= MAX_ECHOED_NAME) return name;
+  const code = name.charCodeAt(MAX_ECHOED_NAME - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? MAX_ECHOED_NAME - 1 : MAX_ECHOED_NAME;
+  return `${name.slice(0, end)}…`;
+};
+
+/** Unknown properties named so far into each collector, across the objects of one request. */
+const NAMED = new WeakMap<FieldErrorCollector, number>();
+
 /**
  * Reports every property of `object` not in `allowed`, keyed by its own path so the caller sees which one. Names
- * come from the request (`constructor`, `__proto__`), so hints are looked up as own properties only.
+ * come from the request (`constructor`, `__proto__`), so hints are looked up as own properties only. Past
+ * MAX_UNKNOWN_NAMED names into one collector, the rest of an object's unknown properties are one count on the
+ * object's path (`body` at the top): they are counted from `allowed`, never visited one by one.
  */
 export const rejectUnknownProperties = (
   object: JsonObject,
@@ -38,11 +56,23 @@ export const rejectUnknownProperties = (
   errors: FieldErrorCollector,
   hints: Readonly<Record<string, string>> = {},
 ): void => {
-  for (const property of Object.keys(object)) {
+  const keys = Object.keys(object);
+  let unknown = keys.length;
+  for (const property of allowed) if (Object.hasOwn(object, property)) unknown--;
+  let named = NAMED.get(errors) ?? 0;
+  for (let i = 0; i < keys.length && unknown > 0 && named < MAX_UNKNOWN_NAMED; i++) {
+    const property = keys[i];
     if (allowed.includes(property)) continue;
-    const path = fieldPath(parent, property);
+    const path = fieldPath(parent, echoedName(property));
     const hint = Object.hasOwn(hints, property) ? ` ${hints[property]}` : '';
     errors.add(path, `${path} is not an allowed property.${hint}`);
+    unknown--;
+    named++;
+  }
+  NAMED.set(errors, named);
+  if (unknown > 0) {
+    const where = parent || 'body';
+    errors.add(where, `${where} has ${unknown} more properties that are not allowed; only the first ${MAX_UNKNOWN_NAMED} are named.`);
   }
 };
 
