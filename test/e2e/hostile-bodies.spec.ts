@@ -245,9 +245,11 @@ describe('hostile request bodies and query strings', () => {
       // The first 20 named, the rest one count (beside any error on the declared fields, as for any body).
       expect(Object.keys(response.body.errors).filter((field) => /^k\d+$/.test(field))).toEqual(named);
       expect(response.body.errors.body).toEqual([expect.stringMatching(/^body has 59980 more .*properties/)]);
-      expect(elapsed).toBeLessThan(1_500);
+      // Bounds that catch the seconds-long stalls of per-key work on a loaded 2-core CI machine (the small error body
+      // above is the precise check); JSON.parse alone holds the loop some 50 ms here (the README's Bodies section).
+      expect(elapsed).toBeLessThan(3_000);
       // The longest the event loop was held during the request (the histogram is in nanoseconds).
-      expect(delay.max / 1e6).toBeLessThan(200);
+      expect(delay.max / 1e6).toBeLessThan(500);
     });
   });
 
