@@ -140,13 +140,15 @@ export const reactorPaths = {
     post: {
       summary: "Invoke a reactor: run its formula's current code on args (token:use)",
       description:
-        "1. `args` is detokenized: every `{{ <token id> }}` (filters allowed, as for POST /detokenize) is replaced by the token's data; " +
+        "1. `args` is detokenized: every `{{ <token id> }}` is replaced by the token's data (filters, or an expression inside a longer string, only on tokens the caller's token:read rule reveals: else 403 naming `args.<path>`); " +
         'the caller needs a rule granting token:use on each token, whatever its transform (the data goes to the code, never back to the caller). ' +
         'A token that does not exist or that no rule covers: 400 naming `args.<path>`, the same message for both. ' +
         "2. The detokenized args are checked against the formula's request_parameters (400 naming `args.<path>`; the message gives the declared type, never the value). " +
         '3. The code runs in a fresh isolated V8 context with `{ args, configuration }`, under VAULT_REACTOR_TIMEOUT_MS, VAULT_REACTOR_MEMORY_MB and ' +
         'VAULT_REACTOR_CONCURRENCY, `fetch` reaching only VAULT_REACTOR_ALLOWED_HOSTS. ' +
-        "4. `raw` is returned as is; `tokenize` is tokenized exactly as POST /tokenize, as the reactor's application when it has one (else the caller), and returned as `tokens` (null when the code returned none). " +
+        "4. `raw` is returned as is; `tokenize` is tokenized exactly as POST /tokenize, as the reactor's application when it has one (else the caller), and returned as `tokens` (null when the code returned none), each token shown by the caller's own token:read rule, at most as the caller's rules show the tokens args used. " +
+        'When the caller does not reveal every token args used, `tokens` is an array of id-only views in document order (no data, mask, fingerprint or search indexes), those tokens get no search indexes, errors name only `tokenize`, and an invalid result is one 422 on `errors.reactor`. ' +
+        '5. Code that throws, times out, runs out of memory or returns no JSON object: 422 with `errors.reactor` (the thrown message, at most 500 characters, with every token value, configuration value and 8+ character run of one taken out). ' +
         'Args, configuration, raw and the code\'s errors are never logged.',
       requestBody: {
         required: false,
@@ -167,7 +169,10 @@ export const reactorPaths = {
             type: 'object',
             required: ['tokens', 'raw'],
             properties: {
-              tokens: { description: "The code's `tokenize` with each token request or leaf replaced by its token, as POST /tokenize answers; null without one" },
+              tokens: {
+                description:
+                  "The code's `tokenize` with each token request or leaf replaced by its token, as POST /tokenize answers; an array of id-only views when the caller does not reveal every token args used; null without one",
+              },
               raw: { description: "The code's `raw`, JSON of at most 1 MiB; null without one" },
             },
           }),
