@@ -1,12 +1,12 @@
 // A reactor's configuration is a secret (upstream API keys): it never reaches the logs, an error body, the event log or
 // a read-model file in plaintext, and once the reactor's DELETE has answered its key is gone, so the sealed copies the
 // event log keeps can no longer be opened. The key is the reactor's own: a token with the same id keeps its data.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AesGcmTokenCrypto, loadMasterKey, SqliteKeyStore } from '@vault/adapters';
 import { DataKeyUnavailableError, EncryptedData } from '@vault/domain';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+import { scanStored } from '../support/data-dir';
 
 const CANARIES = {
   created: 'sk_live_canary_created_7Qx2',
@@ -17,12 +17,6 @@ const CANARIES = {
   refusedPatch: 'sk_live_canary_refused_patch_8Ln3',
 };
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 const reactorCreatedEnvelope = (dataDir: string, tenantId: string, id: string): EncryptedData => {
   const events = new Database(join(dataDir, 'events.sqlite'), { readonly: true });
@@ -86,17 +80,12 @@ describe('reactor configuration at rest', () => {
       [`utf-16 ${what}`, Buffer.from(canary, 'utf16le')],
       [`base64 ${what}`, Buffer.from(Buffer.from(canary).toString('base64').slice(0, 16))],
     ]);
-    const files = filesUnder(test.dataDir);
-    expect(files.some((f) => f.endsWith('events.sqlite'))).toBe(true);
-    expect(files.some((f) => f.includes('readmodel'))).toBe(true);
-    const haystacks = [...files.map((f) => [f, readFileSync(f)] as const), ['logs', Buffer.from(test.logs.join(''))] as const];
-    for (const [where, bytes] of haystacks) {
-      for (const [what, needle] of needles) {
-        if (bytes.includes(needle)) throw new Error(`${what} found in ${where}`);
-      }
-    }
+    const scan = scanStored(test.dataDir, test.logs, needles);
+    expect(scan.files.some((f) => f.endsWith('events.sqlite'))).toBe(true);
+    expect(scan.files.some((f) => f.includes('readmodel'))).toBe(true);
+    expect(scan.found).toBeNull();
     // The scan does see stored content: the reactor's name, which is no secret, is there.
-    expect(haystacks.some(([, bytes]) => bytes.includes(Buffer.from('visible-reactor-name')))).toBe(true);
+    expect(scan.sees('visible-reactor-name')).toBe(true);
   });
 
   it("destroys the configuration's key once DELETE has answered: the sealed copy in the event log no longer opens", async () => {
