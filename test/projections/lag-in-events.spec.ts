@@ -59,7 +59,7 @@ describe('lag in events on a log whose positions are byte offsets', () => {
   it('the projector reports 3 pending events and the age of the oldest, not 2,100 bytes', async () => {
     const projector = await caughtUpThenStopped(new Date(WRITTEN_AT.getTime() + 5_000));
     for (let n = 5; n < 8; n++) await events.append(`tenant-probe-${n}`, [probe(n)], 'no_stream');
-    expect(await projector.status()).toMatchObject({ lagEvents: 3, lagEventsCapped: false, lagSeconds: 5, checkpoint: '3500:3500', head: '5600:5600' });
+    expect(await projector.status()).toMatchObject({ lag: { events: 3, eventsCapped: false, seconds: 5 }, checkpoint: '3500:3500', head: '5600:5600' });
   });
 
   it('readiness with an external projector: 3 events behind is ready, not a 503', async () => {

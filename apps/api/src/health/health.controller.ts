@@ -50,7 +50,7 @@ export class HealthController {
   /** This process projects: its projector knows whether it caught up once, and where it is. */
   private async inline(projector: Projector) {
     const status = await projector.status();
-    const lag: ProjectionLag = { events: status.lagEvents, eventsCapped: status.lagEventsCapped, seconds: status.lagSeconds };
+    const { lag } = status;
     return {
       input: { caughtUpOnce: status.caughtUp, failure: status.failure, lag },
       report: {

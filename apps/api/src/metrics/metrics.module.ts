@@ -27,9 +27,6 @@ export class MetricsModule {}
 
 /** The lag GET /health reports: this process's projector's, or, when another process projects, the read model's checkpoint against the log. */
 async function projectionLag(events: CountingEventStore, readModels: ReadModels, projector: Projector | null): Promise<ProjectionLag> {
-  if (projector) {
-    const status = await projector.status();
-    return { events: status.lagEvents, eventsCapped: status.lagEventsCapped, seconds: status.lagSeconds };
-  }
+  if (projector) return (await projector.status()).lag;
   return measureLag(events, await readModels.projectionStore.checkpoint(), new Date());
 }

@@ -13,7 +13,7 @@ import {
 import { ReadModelGenerationChanged, type ProjectionStore } from '../ports/projection-store';
 import type { Clock } from '../ports/system';
 import { applyBatch, ProjectionSet } from './apply-batch';
-import { measureLag } from './projection-lag';
+import { measureLag, type ProjectionLag } from './projection-lag';
 
 export interface ProjectorLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -27,12 +27,8 @@ export interface ProjectionStatus {
   failure: string | null;
   checkpoint: string | null;
   head: string | null;
-  /** Events after the checkpoint, counted up to LAG_COUNT_CAP. */
-  lagEvents: number;
-  /** True when more than `lagEvents` are pending. */
-  lagEventsCapped: boolean;
-  /** Age of the oldest event not applied yet. */
-  lagSeconds: number;
+  /** How far behind the log it is: events after the checkpoint (counted up to a cap) and the oldest one's age. */
+  lag: ProjectionLag;
 }
 
 /** Tells a writer when the read models have applied its events. */
@@ -126,7 +122,7 @@ export class Projector implements ProjectionWaiter {
   async status(): Promise<ProjectionStatus> {
     const checkpoint = this.position;
     let head: LogPosition | null;
-    let lag: Awaited<ReturnType<typeof measureLag>>;
+    let lag: ProjectionLag;
     try {
       [head, lag] = await Promise.all([this.events.headPosition(), measureLag(this.events, checkpoint, this.clock.now())]);
     } catch (error) {
@@ -137,9 +133,7 @@ export class Projector implements ProjectionWaiter {
         failure: (this.failure ?? error).message,
         checkpoint: checkpoint && encodePosition(checkpoint),
         head: null,
-        lagEvents: 0,
-        lagEventsCapped: true,
-        lagSeconds: 0,
+        lag: { events: 0, eventsCapped: true, seconds: 0 },
       };
     }
     return {
@@ -148,9 +142,7 @@ export class Projector implements ProjectionWaiter {
       failure: this.failure?.message ?? null,
       checkpoint: checkpoint && encodePosition(checkpoint),
       head: head && encodePosition(head),
-      lagEvents: lag.events,
-      lagEventsCapped: lag.eventsCapped,
-      lagSeconds: lag.seconds,
+      lag,
     };
   }
 
