@@ -14,3 +14,4 @@ export * from './token';
 export * from './token-search';
 export * from './tokenize';
 export * from './detokenize';
+export * from './audit/audit';

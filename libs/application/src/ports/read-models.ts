@@ -16,6 +16,10 @@ export interface TenantDocument {
   name: string;
   created_by: string;
   created_at: string;
+  modified_by?: string;
+  modified_at?: string;
+  /** A deleted tenant's tombstone: its keys authenticate nobody and the projector drops its later events. */
+  deleted?: true;
 }
 
 export interface ApplicationDocument {

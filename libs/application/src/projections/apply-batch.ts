@@ -4,19 +4,22 @@ import type { RecordedEvent } from '../ports/event-store';
 import type { DocumentChange, ProjectionStore, StoredDocument } from '../ports/projection-store';
 import { documentIdOf, Projection } from './projection';
 
+/** Projections by the event types they follow: an event may feed several (its own collection and the audit log). */
 export class ProjectionSet {
-  private readonly byType = new Map<string, Projection>();
+  private readonly byType = new Map<string, Projection[]>();
 
   constructor(readonly projections: readonly Projection<any>[]) {
     for (const projection of projections) {
-      for (const type of projection.eventTypes) this.byType.set(type, projection);
+      for (const type of projection.eventTypes) this.byType.set(type, [...(this.byType.get(type) ?? []), projection]);
     }
   }
 
-  for(event: RecordedEvent): Projection | undefined {
-    return this.byType.get(event.type);
+  for(event: RecordedEvent): readonly Projection[] {
+    return this.byType.get(event.type) ?? NONE;
   }
 }
+
+const NONE: readonly Projection[] = [];
 
 export async function applyBatch(
   events: RecordedEvent[],
@@ -25,11 +28,11 @@ export async function applyBatch(
 ): Promise<DocumentChange[]> {
   const wanted = new Map<string, Set<string>>();
   for (const event of events) {
-    const projection = projections.for(event);
-    if (!projection) continue;
-    const ids = wanted.get(projection.collection) ?? new Set<string>();
-    ids.add(documentIdOf(event, projection));
-    wanted.set(projection.collection, ids);
+    for (const projection of projections.for(event)) {
+      const ids = wanted.get(projection.collection) ?? new Set<string>();
+      ids.add(documentIdOf(event, projection));
+      wanted.set(projection.collection, ids);
+    }
   }
   const current = new Map<string, StoredDocument | null>();
   for (const [collection, ids] of wanted) {
@@ -39,15 +42,15 @@ export async function applyBatch(
 
   const changes = new Map<string, DocumentChange>();
   for (const event of events) {
-    const projection = projections.for(event);
-    if (!projection) continue;
-    const id = documentIdOf(event, projection);
-    const key = `${projection.collection}\u0000${id}`;
-    const stored = current.get(key) ?? null;
-    if (stored && stored.revision >= event.revision) continue;
-    const doc = projection.evolve(stored?.doc ?? null, event);
-    current.set(key, doc === null ? null : { revision: event.revision, doc });
-    changes.set(key, { collection: projection.collection, id, revision: event.revision, doc });
+    for (const projection of projections.for(event)) {
+      const id = documentIdOf(event, projection);
+      const key = `${projection.collection}\u0000${id}`;
+      const stored = current.get(key) ?? null;
+      if (stored && stored.revision >= event.revision) continue;
+      const doc = projection.evolve(stored?.doc ?? null, event);
+      current.set(key, doc === null ? null : { revision: event.revision, doc });
+      changes.set(key, { collection: projection.collection, id, revision: event.revision, doc });
+    }
   }
   return [...changes.values()];
 }

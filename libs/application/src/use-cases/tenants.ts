@@ -116,12 +116,12 @@ export class BootstrapTenantHandler implements UseCaseHandler<BootstrapTenantCom
 }
 
 /** Decides on a fresh tenant before anything is written, so a bad name leaves not even an inert application behind. */
-const checked = (command: TenantCommand, ctx: CommandContext): TenantCommand => {
+const checked = <C extends TenantCommand>(command: C, ctx: CommandContext): C => {
   tenantDecider.decide(command, tenantDecider.initialState(), ctx);
   return command;
 };
 
 /** TenantCreated: the last write, the one that makes the management key usable. */
-const complete = async (runner: CommandRunner, command: TenantCommand, ctx: CommandContext): Promise<void> => {
+const complete = async (runner: CommandRunner, command: Extract<TenantCommand, { type: 'CreateTenant' }>, ctx: CommandContext): Promise<void> => {
   await runner.run(tenantDecider, tenantStream(command.id), command, ctx);
 };

@@ -1,0 +1,52 @@
+// The audit log (API.md "Audit log"): who touched which entity, when. Writes are entries derived from the events the
+// vault stores anyway; reads that return plaintext, `token:use` in reactors and reactor invocations are access records,
+// appended as events of their own to one audit stream per tenant. Neither ever holds token data, keys, query values,
+// args or configuration values: only ids, counts and fixed texts.
+import { eventTypesOf, type DomainEvent } from '../shared/events';
+
+export const AUDIT_ENTITY_TYPES = ['token', 'application', 'reactor', 'reactor_formula', 'tenant'] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+
+export const AUDIT_OPERATIONS = ['create', 'read', 'update', 'delete', 'reveal', 'search', 'use', 'invoke', 'regenerate'] as const;
+export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
+
+export type AuditActorType = 'application' | 'operator';
+
+/** One entry of `GET /logs`, exactly as API.md lists its fields. */
+export interface AuditEntry {
+  tenant_id: string;
+  actor_id: string;
+  actor_type: AuditActorType;
+  entity_type: AuditEntityType;
+  /** null for a search, which touches no one entity (its message holds the count). */
+  entity_id: string | null;
+  operation: AuditOperation;
+  /** A fixed text per kind of entry, plus counts: never data, keys, query values, args or configuration values. */
+  message: string;
+  created_at: string;
+}
+
+/** The stream that holds a tenant's access records. */
+export const auditStream = (tenantId: string) => `audit-${tenantId}`;
+
+/** The operations an access record can have: reads that returned plaintext, uses of token data, invocations. */
+export type AccessOperation = Extract<AuditOperation, 'reveal' | 'search' | 'use' | 'invoke'>;
+
+export interface AccessRecordedData {
+  tenant_id: string;
+  entity_type: Extract<AuditEntityType, 'token' | 'reactor'>;
+  entity_id: string | null;
+  operation: AccessOperation;
+  /** What was accessed, in a fixed text (`GET /tokens/{id}`, `detokenize`, `search`, `react`). */
+  via: 'get' | 'search' | 'detokenize' | 'react';
+  /** For a search: how many tokens it returned in plaintext. */
+  count?: number;
+  /** The reactor a `use` happened in. */
+  reactor_id?: string;
+  created_at: string;
+}
+
+export type AccessRecorded = DomainEvent<'AccessRecorded', AccessRecordedData>;
+export type AuditEvent = AccessRecorded;
+
+export const AUDIT_EVENT_TYPES = eventTypesOf<AuditEvent['type']>({ AccessRecorded: true });
