@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataKeyUnavailableError, type EncryptedData } from '@vault/domain';
+import { base58Encode, DataKeyUnavailableError, type EncryptedData } from '@vault/domain';
 import { AesGcmTokenCrypto } from './aes-gcm-token-crypto';
 import { SqliteKeyStore } from './sqlite-key-store';
 
@@ -141,9 +141,97 @@ describe('fingerprint', () => {
     expect(crypto.fingerprint(TENANT, 'token', 'a')).not.toBe(crypto.fingerprint(TENANT, 'token', '\0a'));
   });
 
-  it('depends on the master key', () => {
+  it('depends on the tenant key, which is random: another data dir with the same master key gives another fingerprint', () => {
+    const otherDir = mkdtempSync(join(tmpdir(), 'vault-crypto-'));
+    const otherKeys = SqliteKeyStore.open(otherDir);
+    try {
+      const other = new AesGcmTokenCrypto(masterKey, otherKeys);
+      expect(other.fingerprint(TENANT, 'token', 'x')).not.toBe(crypto.fingerprint(TENANT, 'token', 'x'));
+    } finally {
+      otherKeys.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  });
+
+  it('needs the master key the tenant key was wrapped with', () => {
+    crypto.fingerprint(TENANT, 'token', 'x');
     const other = new AesGcmTokenCrypto(randomBytes(32), keys);
-    expect(other.fingerprint(TENANT, 'token', 'x')).not.toBe(crypto.fingerprint(TENANT, 'token', 'x'));
+    expect(() => other.fingerprint(TENANT, 'token', 'x')).toThrow(/VAULT_MASTER_KEY/);
+  });
+});
+
+describe('destroying a tenant key', () => {
+  it('shreds every token of the tenant at once, for this process and any other on the same key store, and leaves other tenants alone', async () => {
+    const sealed = await crypto.encrypt(TENANT, TOKEN, SSN);
+    const otherSealed = await crypto.encrypt(TENANT, OTHER_TOKEN, SSN);
+    const neighbour = await crypto.encrypt(OTHER_TENANT, TOKEN, SSN);
+    // Another process: its own cache of the tenant's keys, filled before the destroy.
+    const secondKeys = new SqliteKeyStore((keys as unknown as { db: ConstructorParameters<typeof SqliteKeyStore>[0] }).db);
+    const second = new AesGcmTokenCrypto(masterKey, secondKeys);
+    expect(await second.decrypt(TENANT, TOKEN, sealed)).toBe(SSN);
+
+    crypto.destroyTenantKey(TENANT);
+
+    for (const instance of [crypto, second]) {
+      expect(instance.isTenantKeyDestroyed(TENANT)).toBe(true);
+      await expect(instance.decrypt(TENANT, TOKEN, sealed)).rejects.toMatchObject({ kind: 'unauthenticated' });
+      await expect(instance.decrypt(TENANT, OTHER_TOKEN, otherSealed)).rejects.toMatchObject({ kind: 'unauthenticated' });
+      await expect(instance.encrypt(TENANT, 'e5f6a7b8-c9d0-4e1f-8a2b-3c4d5e6f7a8b', SSN)).rejects.toMatchObject({ kind: 'unauthenticated' });
+      expect(() => instance.fingerprint(TENANT, 'token', 'x')).toThrow(/tenant has been deleted/);
+      expect(await instance.decrypt(OTHER_TENANT, TOKEN, neighbour)).toBe(SSN);
+      expect(instance.isTenantKeyDestroyed(OTHER_TENANT)).toBe(false);
+    }
+  });
+
+  it('never creates the key again, and removes the tenant’s data keys from the file', async () => {
+    for (let i = 0; i < 5; i++) await crypto.encrypt(TENANT, `t${i}`, SSN);
+    crypto.destroyTenantKey(TENANT);
+    const fresh = new AesGcmTokenCrypto(masterKey, keys);
+    expect(() => fresh.searchHash(TENANT, 'x')).toThrow(/tenant has been deleted/);
+    for (let i = 0; i < 20 && (await keys.get(TENANT, 't0')) !== null; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 5; i++) expect(await keys.get(TENANT, `t${i}`)).toBeNull();
+  });
+
+  it('keeps tenants of a key store written before tenant keys working, with keys derived from the master key', async () => {
+    // A file as the earlier version left it: a data key wrapped by HKDF(master) and no tenant_keys table.
+    const old = SqliteKeyStore.open(dir);
+    const db = (old as unknown as { db: { exec(sql: string): void } }).db;
+    db.exec('DROP TABLE tenant_keys');
+    const dataKey = randomBytes(32);
+    const legacyWrapKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.from('vault/tenant-keys/v1'), `vault:wrap:${TENANT}`, 32));
+    const iv = randomBytes(12);
+    const wrap = createCipheriv('aes-256-gcm', legacyWrapKey, iv).setAAD(Buffer.from(`vault:data-key:${TENANT}:${TOKEN}`));
+    const sealedKey = Buffer.concat([wrap.update(dataKey), wrap.final()]);
+    await old.put(TENANT, TOKEN, Buffer.concat([Buffer.of(1), iv, sealedKey, wrap.getAuthTag()]));
+    const dataIv = randomBytes(12);
+    const seal = createCipheriv('aes-256-gcm', dataKey, dataIv).setAAD(Buffer.from(`vault:data:${TENANT}:${TOKEN}`));
+    const ciphertext = Buffer.concat([seal.update(SSN, 'utf8'), seal.final()]);
+    const envelope: EncryptedData = {
+      v: 1,
+      alg: 'AES-256-GCM',
+      key_ref: TOKEN,
+      iv: dataIv.toString('base64'),
+      ciphertext: ciphertext.toString('base64'),
+      tag: seal.getAuthTag().toString('base64'),
+    };
+
+    const upgraded = SqliteKeyStore.open(dir);
+    try {
+      expect(upgraded.tenantKey(TENANT)).toMatchObject({ state: 'active', derived: true });
+      expect(upgraded.tenantKey(OTHER_TENANT)).toBeNull();
+      const reader = new AesGcmTokenCrypto(masterKey, upgraded);
+      expect(await reader.decrypt(TENANT, TOKEN, envelope)).toBe(SSN);
+      // Its fingerprints are the ones its read models already hold.
+      const legacyFingerprintKey = hkdfSync('sha256', masterKey, Buffer.from('vault/tenant-keys/v1'), `vault:fingerprint:${TENANT}`, 32);
+      expect(reader.fingerprint(TENANT, 'token', 'x')).toBe(base58Encode(createHmac('sha256', Buffer.from(legacyFingerprintKey)).update('token\0x', 'utf8').digest()));
+      // Destroying it removes its data keys, which is what shreds a derived tenant.
+      reader.destroyTenantKey(TENANT);
+      for (let i = 0; i < 20 && (await upgraded.get(TENANT, TOKEN)) !== null; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(await upgraded.get(TENANT, TOKEN)).toBeNull();
+    } finally {
+      upgraded.close();
+      old.close();
+    }
   });
 });
 

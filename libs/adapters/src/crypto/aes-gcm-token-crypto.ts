@@ -1,5 +1,7 @@
 // TokenCrypto with node:crypto. Envelope encryption: a random AES-256-GCM data key per token seals its data; the data
-// key, wrapped by a tenant key, lives in the KeyStore; tenant keys are derived from the master key and never stored.
+// key, wrapped by its tenant's key, lives in the KeyStore; the tenant key is random too, wrapped by the master key and
+// stored beside the data keys, so destroying it shreds every token of the tenant at once. Fingerprint and search keys
+// are derived from the tenant key. (Tenants whose keys predate stored tenant keys keep keys derived from the master.)
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import {
   base58Encode,
@@ -7,6 +9,9 @@ import {
   type EncryptedData,
   type KeyStore,
   type SealPurpose,
+  tenantDeletedError,
+  type TenantKeys,
+  type TenantKeyStore,
   type TokenCrypto,
   type TokenType,
 } from '@vault/domain';
@@ -17,18 +22,31 @@ const TAG_BYTES = 16;
 /** First byte of a wrapped key, so another wrapping scheme can be introduced next to this one. */
 const WRAP_FORMAT = 1;
 const HKDF_SALT = Buffer.from('vault/tenant-keys/v1');
+const TENANT_KEY_FORMAT = 1;
 /** How many tenants' derived keys stay in memory; past it the cache starts over (derivation costs microseconds). */
 const TENANT_CACHE_LIMIT = 10_000;
 
 type Purpose = 'wrap' | 'fingerprint' | 'search';
 
-export class AesGcmTokenCrypto implements TokenCrypto {
-  private readonly tenantKeys = new Map<string, Buffer>();
+export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
+  /** Per tenant, the keys derived for each purpose; asked of the key store on every use whether it still stands. */
+  private readonly tenantKeys = new Map<string, Map<Purpose, Buffer>>();
   private readonly masterKey: Buffer;
+  private readonly tenantWrapKey: Buffer;
 
-  constructor(masterKey: Uint8Array, private readonly keys: KeyStore) {
+  constructor(masterKey: Uint8Array, private readonly keys: KeyStore & TenantKeyStore) {
     if (masterKey.length !== KEY_BYTES) throw new Error(`The master key must be ${KEY_BYTES} bytes.`);
     this.masterKey = Buffer.from(masterKey);
+    this.tenantWrapKey = Buffer.from(hkdfSync('sha256', this.masterKey, HKDF_SALT, 'vault:tenant-key-wrap', KEY_BYTES));
+  }
+
+  destroyTenantKey(tenantId: string): void {
+    this.forget(tenantId);
+    this.keys.destroyTenantKey(tenantId);
+  }
+
+  isTenantKeyDestroyed(tenantId: string): boolean {
+    return this.keys.tenantKey(tenantId)?.state === 'destroyed';
   }
 
   async encrypt(tenantId: string, tokenId: string, plaintext: string, purpose: SealPurpose = 'data'): Promise<EncryptedData> {
@@ -100,9 +118,10 @@ export class AesGcmTokenCrypto implements TokenCrypto {
 
   private unwrap(tenantId: string, tokenId: string, wrapped: Uint8Array): Buffer {
     const bytes = Buffer.from(wrapped);
+    const wrapKey = this.tenantKey(tenantId, 'wrap');
     try {
       if (bytes[0] !== WRAP_FORMAT || bytes.length !== 1 + IV_BYTES + KEY_BYTES + TAG_BYTES) throw new Error('format');
-      const decipher = createDecipheriv('aes-256-gcm', this.tenantKey(tenantId, 'wrap'), bytes.subarray(1, 1 + IV_BYTES))
+      const decipher = createDecipheriv('aes-256-gcm', wrapKey, bytes.subarray(1, 1 + IV_BYTES))
         .setAAD(wrapAad(tenantId, tokenId))
         .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
@@ -112,18 +131,69 @@ export class AesGcmTokenCrypto implements TokenCrypto {
     }
   }
 
-  /** HKDF-SHA256(master, info = purpose and tenant): one independent key per tenant and use. */
+  /**
+   * HKDF-SHA256(tenant key, info = purpose and tenant): one independent key per tenant and use. The tenant key is
+   * created on first use; a destroyed one is refused (401) here, whichever process destroyed it.
+   */
   private tenantKey(tenantId: string, purpose: Purpose): Buffer {
-    const id = `${purpose}\0${tenantId}`;
-    let key = this.tenantKeys.get(id);
+    let record = this.keys.tenantKey(tenantId);
+    if (record?.state === 'destroyed') {
+      this.forget(tenantId);
+      throw tenantDeletedError();
+    }
+    let derived = this.tenantKeys.get(tenantId);
+    if (!derived) {
+      if (record === null) {
+        const fresh = randomBytes(KEY_BYTES);
+        record = this.keys.createTenantKey(tenantId, this.wrapTenantKey(tenantId, fresh));
+        fresh.fill(0);
+        if (record.state === 'destroyed') throw tenantDeletedError();
+      }
+      if (this.tenantKeys.size >= TENANT_CACHE_LIMIT) this.forgetAll();
+      derived = new Map();
+      this.tenantKeys.set(tenantId, derived);
+    }
+    let key = derived.get(purpose);
     if (!key) {
-      if (this.tenantKeys.size >= TENANT_CACHE_LIMIT) this.tenantKeys.clear();
-      key = Buffer.from(hkdfSync('sha256', this.masterKey, HKDF_SALT, `vault:${purpose}:${tenantId}`, KEY_BYTES));
-      this.tenantKeys.set(id, key);
+      const root = record!.state === 'active' && !record!.derived ? this.unwrapTenantKey(tenantId, record!.wrapped!) : this.masterKey;
+      key = Buffer.from(hkdfSync('sha256', root, HKDF_SALT, `vault:${purpose}:${tenantId}`, KEY_BYTES));
+      if (root !== this.masterKey) root.fill(0);
+      derived.set(purpose, key);
     }
     return key;
   }
+
+  private wrapTenantKey(tenantId: string, key: Buffer): Uint8Array {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.tenantWrapKey, iv).setAAD(tenantAad(tenantId));
+    const sealed = Buffer.concat([cipher.update(key), cipher.final()]);
+    return Buffer.concat([Buffer.of(TENANT_KEY_FORMAT), iv, sealed, cipher.getAuthTag()]);
+  }
+
+  private unwrapTenantKey(tenantId: string, wrapped: Uint8Array): Buffer {
+    const bytes = Buffer.from(wrapped);
+    try {
+      if (bytes[0] !== TENANT_KEY_FORMAT || bytes.length !== 1 + IV_BYTES + KEY_BYTES + TAG_BYTES) throw new Error('format');
+      const decipher = createDecipheriv('aes-256-gcm', this.tenantWrapKey, bytes.subarray(1, 1 + IV_BYTES))
+        .setAAD(tenantAad(tenantId))
+        .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+      return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new Error(`The key of tenant ${tenantId} cannot be unwrapped: is VAULT_MASTER_KEY the one it was sealed with?`);
+    }
+  }
+
+  private forget(tenantId: string): void {
+    for (const key of this.tenantKeys.get(tenantId)?.values() ?? []) key.fill(0);
+    this.tenantKeys.delete(tenantId);
+  }
+
+  private forgetAll(): void {
+    for (const tenantId of [...this.tenantKeys.keys()]) this.forget(tenantId);
+  }
 }
+
+const tenantAad = (tenantId: string): Buffer => Buffer.from(`vault:tenant-key:${tenantId}`);
 
 /**
  * Binding the ciphertext to its tenant, token and purpose makes an envelope copied onto another token, or a sealed mask

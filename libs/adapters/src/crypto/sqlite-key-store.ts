@@ -2,7 +2,7 @@
 // for the EventStoreDB/Meilisearch deployment, on a mounted volume: the keys must stay out of the event store,
 // whose deletes are soft until a scavenge, and a volume that is backed up apart from the log keeps shredding real.
 import { join } from 'node:path';
-import type { KeyStore } from '@vault/domain';
+import type { KeyStore, TenantKeyRecord, TenantKeyStore } from '@vault/domain';
 import { openDatabase, type SqliteDatabase } from '../sqlite/open-database';
 
 export const KEY_STORE_FILE = 'keys.sqlite';
@@ -19,8 +19,20 @@ interface PendingPut {
   reject(error: unknown): void;
 }
 
-export class SqliteKeyStore implements KeyStore {
+interface TenantKeyRow {
+  wrapped_key: Buffer | null;
+  derived: number;
+  destroyed: number;
+}
+
+/** Data keys of a destroyed tenant removed per transaction, so the write lock is never held for long. */
+const PURGE_CHUNK = 2_000;
+
+export class SqliteKeyStore implements KeyStore, TenantKeyStore {
   private readonly statements;
+  private readonly tenantStatements;
+  private readonly purging = new Set<string>();
+  private closed = false;
   private readonly putAllAndRead;
   private readonly shredAll;
   /** Puts waiting for the next group commit: one fsync covers every key created in the same turn of the event loop. */
@@ -41,6 +53,20 @@ export class SqliteKeyStore implements KeyStore {
         position TEXT NOT NULL
       );
     `);
+    // Tenant keys came after data keys: a file without the table has tenants whose data keys were wrapped by keys
+    // derived from the master key. Each such tenant is recorded as derived in the same transaction that creates it.
+    const hadTenantKeys = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tenant_keys'").get() !== undefined;
+    db.transaction(() => {
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS tenant_keys (
+          tenant_id TEXT PRIMARY KEY,
+          wrapped_key BLOB,
+          derived INTEGER NOT NULL DEFAULT 0,
+          destroyed INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+      `);
+      if (!hadTenantKeys) db.exec('INSERT OR IGNORE INTO tenant_keys (tenant_id, wrapped_key, derived) SELECT DISTINCT tenant_id, NULL, 1 FROM data_keys');
+    }).immediate();
     this.statements = {
       insert: db.prepare<[string, string, Buffer]>(
         'INSERT INTO data_keys (tenant_id, token_id, wrapped_key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
@@ -50,6 +76,20 @@ export class SqliteKeyStore implements KeyStore {
       checkpoint: db.prepare<[], { position: string }>('SELECT position FROM shred_checkpoint WHERE one = 1'),
       saveCheckpoint: db.prepare<[string]>(
         'INSERT INTO shred_checkpoint (one, position) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET position = excluded.position',
+      ),
+    };
+    this.tenantStatements = {
+      get: db.prepare<[string], TenantKeyRow>('SELECT wrapped_key, derived, destroyed FROM tenant_keys WHERE tenant_id = ?'),
+      insert: db.prepare<[string, Buffer]>('INSERT INTO tenant_keys (tenant_id, wrapped_key) VALUES (?, ?) ON CONFLICT DO NOTHING'),
+      destroy: db.prepare<[string]>(
+        `INSERT INTO tenant_keys (tenant_id, wrapped_key, destroyed) VALUES (?, NULL, 1)
+         ON CONFLICT (tenant_id) DO UPDATE SET wrapped_key = NULL, destroyed = 1`,
+      ),
+      destroyedWithKeys: db.prepare<[], { tenant_id: string }>(
+        'SELECT tenant_id FROM tenant_keys t WHERE destroyed = 1 AND EXISTS (SELECT 1 FROM data_keys d WHERE d.tenant_id = t.tenant_id)',
+      ),
+      purgeChunk: db.prepare<[string, string, number]>(
+        `DELETE FROM data_keys WHERE tenant_id = ? AND token_id IN (SELECT token_id FROM data_keys WHERE tenant_id = ? LIMIT ?)`,
       ),
     };
     this.shredAll = db.transaction((keys: ReadonlyArray<{ tenantId: string; tokenId: string }>, position: string): number => {
@@ -71,7 +111,47 @@ export class SqliteKeyStore implements KeyStore {
    * process; `full` fsyncs every (group) commit and also survives power loss (VAULT_SYNC=full).
    */
   static open(dataDir: string, synchronous: 'normal' | 'full' = 'normal'): SqliteKeyStore {
-    return new SqliteKeyStore(openDatabase(join(dataDir, KEY_STORE_FILE), { synchronous }));
+    const store = new SqliteKeyStore(openDatabase(join(dataDir, KEY_STORE_FILE), { synchronous }));
+    // A purge interrupted by a stop goes on.
+    for (const { tenant_id } of store.tenantStatements.destroyedWithKeys.all()) store.purgeDataKeys(tenant_id);
+    return store;
+  }
+
+  tenantKey(tenantId: string): TenantKeyRecord | null {
+    return toRecord(this.tenantStatements.get.get(tenantId));
+  }
+
+  createTenantKey(tenantId: string, wrapped: Uint8Array): TenantKeyRecord {
+    this.tenantStatements.insert.run(tenantId, Buffer.from(wrapped));
+    return toRecord(this.tenantStatements.get.get(tenantId))!;
+  }
+
+  destroyTenantKey(tenantId: string): void {
+    this.tenantStatements.destroy.run(tenantId);
+    // As for a data key: the zeroed page reaches the file and the WAL frames that held the key are emptied.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.purgeDataKeys(tenantId);
+  }
+
+  /** Removes a destroyed tenant's data keys a chunk per turn of the event loop. */
+  private purgeDataKeys(tenantId: string): void {
+    if (this.purging.has(tenantId)) return;
+    this.purging.add(tenantId);
+    const step = () => {
+      if (this.closed) return;
+      try {
+        const removed = this.tenantStatements.purgeChunk.run(tenantId, tenantId, PURGE_CHUNK).changes;
+        if (removed > 0) {
+          setImmediate(step);
+          return;
+        }
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Busy or closing: the next open resumes it (destroyedWithKeys).
+      }
+      this.purging.delete(tenantId);
+    };
+    setImmediate(step);
   }
 
   put(tenantId: string, tokenId: string, wrappedKey: Uint8Array): Promise<Uint8Array> {
@@ -120,6 +200,13 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   close(): void {
+    this.closed = true;
     this.db.close();
   }
 }
+
+const toRecord = (row: TenantKeyRow | undefined): TenantKeyRecord | null => {
+  if (!row) return null;
+  if (row.destroyed) return { state: 'destroyed' };
+  return { state: 'active', wrapped: row.wrapped_key ? new Uint8Array(row.wrapped_key) : null, derived: row.derived === 1 };
+};

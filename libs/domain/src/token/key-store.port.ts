@@ -15,3 +15,26 @@ export interface KeyStore {
   /** Removes the key for good (overwritten on disk where the adapter can). A missing key is not an error. */
   destroy(tenantId: string, tokenId: string): Promise<void>;
 }
+
+/**
+ * A tenant's key: random, wrapped by the master key, and the key that wraps every data key of the tenant (and keys its
+ * fingerprints and search hashes). `derived`: a tenant whose data keys were wrapped before tenant keys were stored;
+ * its keys are still derived from the master key, so destroying it shreds only by purging its data keys.
+ */
+export type TenantKeyRecord = { state: 'active'; wrapped: Uint8Array | null; derived: boolean } | { state: 'destroyed' };
+
+/**
+ * Where tenant keys live, beside the data keys. Synchronous: it is asked on every use of a tenant's key, so that a
+ * key destroyed by any process is refused by every other at once.
+ */
+export interface TenantKeyStore {
+  /** The tenant's key, or null before its first use. */
+  tenantKey(tenantId: string): TenantKeyRecord | null;
+  /** Stores `wrapped` unless the tenant has a key (first writer wins) and returns what is stored; a destroyed key stays destroyed. */
+  createTenantKey(tenantId: string, wrapped: Uint8Array): TenantKeyRecord;
+  /**
+   * Destroys the tenant's key for good, leaving a tombstone so that it is never created again, and removes the
+   * tenant's data keys (in the background: without the tenant key they open nothing anyway).
+   */
+  destroyTenantKey(tenantId: string): void;
+}

@@ -1,3 +1,4 @@
+import { DomainError } from '../shared/errors';
 // What token decisions need from cryptography. The application layer calls these before decide, so decide stays pure.
 import type { TokenType } from './token-types';
 
@@ -37,6 +38,17 @@ export interface TokenCrypto {
   /** Keyed hash of one normalised search value (see normalizeSearchValue); the read model stores only these. */
   searchHash(tenantId: string, normalizedValue: string): string;
 }
+
+/** A tenant's key, as the tenant's deletion needs it: destroyed once, refused everywhere from then on. */
+export interface TenantKeys {
+  /** Destroys the tenant's key: every token of the tenant (and every reactor configuration) is shredded with it. */
+  destroyTenantKey(tenantId: string): void;
+  /** Whether the tenant's key was destroyed, by this process or any other sharing the key store. */
+  isTenantKeyDestroyed(tenantId: string): boolean;
+}
+
+/** What using a deleted tenant's key answers: its callers are not authenticated any more. */
+export const tenantDeletedError = () => new DomainError('unauthenticated', 'The API key is not valid: its tenant has been deleted.');
 
 /** The data key of a token is gone (the token was deleted) or does not open this envelope. Names no data or key. */
 export class DataKeyUnavailableError extends Error {
