@@ -15,3 +15,5 @@ export * from './token-search';
 export * from './tokenize';
 export * from './detokenize';
 export * from './audit/audit';
+export * from './audit/audit-entries';
+export * from './audit/audit-log-query';
