@@ -28,3 +28,7 @@ export * from './projections/reactors.projection';
 export * from './use-cases/reactors';
 export * from './use-cases/tokenize';
 export * from './use-cases/react';
+export * from './ports/access-log';
+export * from './audit/group-commit-access-log';
+export * from './audit/disabled-access-log';
+export * from './audit/record-access';

@@ -28,6 +28,8 @@ export interface VaultConfig {
   reactorConcurrency: number;
   /** `host[:port]` entries, in the order given; empty: no network. */
   reactorAllowedHosts: string[];
+  /** VAULT_AUDIT_ACCESS_RECORDS: record reads that show plaintext, token uses and reactor invocations. Off for benchmarking only. */
+  auditAccessRecords: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     reactorMemoryMb: int('VAULT_REACTOR_MEMORY_MB', 64, 8),
     reactorConcurrency: int('VAULT_REACTOR_CONCURRENCY', 4, 1),
     reactorAllowedHosts: allowedHosts(env),
+    auditAccessRecords: auditAccessRecords(env),
   };
 }
 
@@ -73,6 +76,13 @@ function projectorMode(env: NodeJS.ProcessEnv): VaultConfig['projector'] {
   const value = env.VAULT_PROJECTOR || ((env.VAULT_SEARCH || 'embedded') === 'embedded' ? 'inline' : 'external');
   if (value !== 'inline' && value !== 'external') throw new ConfigError('VAULT_PROJECTOR must be inline or external');
   return value;
+}
+
+/** VAULT_AUDIT_ACCESS_RECORDS: `true` (default) or `false`; anything else is refused rather than read as either. */
+function auditAccessRecords(env: NodeJS.ProcessEnv): boolean {
+  const value = (env.VAULT_AUDIT_ACCESS_RECORDS || 'true').toLowerCase();
+  if (value !== 'true' && value !== 'false') throw new ConfigError('VAULT_AUDIT_ACCESS_RECORDS must be true or false');
+  return value === 'true';
 }
 
 function syncMode(env: NodeJS.ProcessEnv): VaultConfig['sync'] {

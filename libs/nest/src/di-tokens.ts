@@ -29,3 +29,5 @@ export const KEY_STORE_HANDLE = Symbol('KeyStoreHandle');
 export const KEY_SHREDDER = Symbol('KeyShredder');
 /** The ports the use-case handlers are built from (UseCasePorts in use-cases.ts). */
 export const USE_CASE_PORTS = Symbol('UseCasePorts');
+/** Where access records go (port: AccessLog in libs/application): group-committed, or off (VAULT_AUDIT_ACCESS_RECORDS=false). */
+export const ACCESS_LOG = Symbol('AccessLog');

@@ -3,6 +3,7 @@
 import { Inject, Injectable, Provider } from '@nestjs/common';
 import { CommandBus, CommandHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import {
+  AccessLog,
   ApiKeys,
   BootstrapTenantCommand,
   BootstrapTenantHandler,
@@ -95,6 +96,8 @@ export interface UseCasePorts {
   writeWaitMs: number;
   /** Runs reactor code (POST /reactors/{id}/react). */
   reactorRuntime: ReactorRuntime;
+  /** Where reads that show plaintext, token uses and reactor invocations are recorded before they answer. */
+  accessLog: AccessLog;
 }
 
 type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
@@ -143,10 +146,10 @@ export const useCaseProviders: Provider[] = [
   useCase(UpdateTokenCommand, UpdateTokenHandler, (p) => new UpdateTokenHandler(p.runner, p.crypto, p.engine)),
   useCase(DeleteTokenCommand, DeleteTokenHandler, (p) => new DeleteTokenHandler(p.runner, p.shredding)),
   useCase(ExpireTokenCommand, ExpireTokenHandler, (p) => new ExpireTokenHandler(p.runner, p.shredding)),
-  useCase(GetTokenQuery, GetTokenHandler, (p) => new GetTokenHandler(p.readModels.tokens, p.crypto)),
-  useCase(SearchTokensQuery, SearchTokensHandler, (p) => new SearchTokensHandler(p.readModels.tokens, p.crypto)),
+  useCase(GetTokenQuery, GetTokenHandler, (p) => new GetTokenHandler(p.readModels.tokens, p.crypto, p.accessLog)),
+  useCase(SearchTokensQuery, SearchTokensHandler, (p) => new SearchTokensHandler(p.readModels.tokens, p.crypto, p.accessLog)),
   useCase(TokenizeCommand, TokenizeHandler, (p) => new TokenizeHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids)),
-  useCase(DetokenizeQuery, DetokenizeHandler, (p) => new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine)),
+  useCase(DetokenizeQuery, DetokenizeHandler, (p) => new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine, p.accessLog)),
   // Reactors
   useCase(CreateReactorCommand, CreateReactorHandler, (p) => new CreateReactorHandler(p.runner, p.events, p.crypto, p.ids)),
   useCase(UpdateReactorCommand, UpdateReactorHandler, (p) => new UpdateReactorHandler(p.runner, p.events, p.crypto)),
@@ -162,9 +165,10 @@ export const useCaseProviders: Provider[] = [
         p.events,
         p.readModels.applications,
         p.crypto,
-        new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine),
+        new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine, p.accessLog),
         new TokenizeHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids),
         p.reactorRuntime,
+        p.accessLog,
       ),
   ),
 ];

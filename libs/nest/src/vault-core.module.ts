@@ -2,9 +2,12 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import {
+  AccessLog,
   Authenticator,
   CommandRunner,
+  disabledAccessLog,
   EventStore,
+  GroupCommitAccessLog,
   keyShreddingProjection,
   PollingProjectionWaiter,
   ProjectionSet,
@@ -29,6 +32,7 @@ import { openEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
 import { allProjections, openReadModels, ReadModels } from './read-models';
 import {
+  ACCESS_LOG,
   EVENT_STORE,
   EXPRESSION_ENGINE,
   FORMULA_CODE_CHECKER,
@@ -58,6 +62,7 @@ class Shutdown implements OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(KEY_STORE_HANDLE) private readonly keys: SqliteKeyStore,
     @Inject(REACTOR_RUNTIME) private readonly reactors: IsolatedVmReactorRuntime,
+    @Inject(ACCESS_LOG) private readonly accessLog: AccessLog,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -65,6 +70,8 @@ class Shutdown implements OnApplicationShutdown {
     await this.reactors.close();
     await this.projector?.stop();
     await this.shredder?.stop();
+    // Access records already queued are written before the event log closes.
+    if (this.accessLog instanceof GroupCommitAccessLog) await this.accessLog.flush();
     await this.readModels.close();
     await this.events.close();
     this.keys.close();
@@ -178,6 +185,19 @@ export class VaultCoreModule {
           },
         },
         {
+          // Access records (API.md "Audit log"): many requests' records in one append to the tenants' audit streams.
+          provide: ACCESS_LOG,
+          inject: [EVENT_STORE, LOGGER],
+          useFactory: (events: EventStore, logger: JsonLogger): AccessLog =>
+            config.auditAccessRecords
+              ? new GroupCommitAccessLog(events, {
+                  maxBatch: 500,
+                  onAppendFailed: (error, records) =>
+                    logger.error('access records not written; their requests answer 503', { error: (error as Error)?.name ?? typeof error, records }),
+                })
+              : disabledAccessLog,
+        },
+        {
           provide: USE_CASE_PORTS,
           inject: [
             CommandRunner,
@@ -189,6 +209,7 @@ export class VaultCoreModule {
             KEY_SHREDDER,
             PROJECTION_WAITER,
             REACTOR_RUNTIME,
+            ACCESS_LOG,
           ],
           useFactory: (
             runner: CommandRunner,
@@ -200,6 +221,7 @@ export class VaultCoreModule {
             shredder: Projector | null,
             waiter: ProjectionWaiter,
             reactorRuntime: ReactorRuntime,
+            accessLog: AccessLog,
           ): UseCasePorts => ({
             runner,
             events,
@@ -215,6 +237,7 @@ export class VaultCoreModule {
             waiter,
             writeWaitMs: config.writeWaitMs,
             reactorRuntime,
+            accessLog,
           }),
         },
         ...useCaseProviders,
@@ -239,6 +262,7 @@ export class VaultCoreModule {
         VaultBus,
         TOKEN_CRYPTO,
         Authenticator,
+        ACCESS_LOG,
       ],
     };
   }

@@ -28,6 +28,7 @@ import { ReactCommand, ReactHandler } from './react';
 import { CreateReactorCommand, CreateReactorHandler } from './reactors';
 import { DetokenizeHandler, TokenizeCommand, TokenizeHandler } from './tokenize';
 import type { Caller } from './use-case';
+import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
 const SECRET = 'sk_live_4f9a0c1e7b';
 const CARD = '4242424242424242';
@@ -63,7 +64,8 @@ describe('ReactHandler', () => {
     index = new SqliteTokenSearchIndex(vault.model);
     tokenizer = new TokenizeHandler(vault.runner(), index, crypto, engine, uuidGenerator);
     runtime = new RecordingRuntime();
-    handler = new ReactHandler(vault.events, new SqliteApplicationReadModel(vault.model), crypto, new DetokenizeHandler(index, crypto, engine), tokenizer, runtime);
+    const access = new GroupCommitAccessLog(vault.events);
+    handler = new ReactHandler(vault.events, new SqliteApplicationReadModel(vault.model), crypto, new DetokenizeHandler(index, crypto, engine, access), tokenizer, runtime, access);
   });
   beforeEach(() => {
     tenantId = randomUUID();

@@ -23,6 +23,8 @@ import {
   validationError,
   visibleReactor,
 } from '@vault/domain';
+import { type Access, recordAccess } from '../audit/record-access';
+import type { AccessLog } from '../ports/access-log';
 import type { EventStore, RecordedEvent } from '../ports/event-store';
 import type { ApplicationReadModel } from '../ports/read-models';
 import { principalOf } from './authenticator';
@@ -61,6 +63,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     private readonly detokenizer: DetokenizeHandler,
     private readonly tokenizer: TokenizeHandler,
     private readonly runtime: ReactorRuntime,
+    private readonly access: AccessLog,
   ) {
     this.references = new ReactorReferences(events);
   }
@@ -80,10 +83,16 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
 
     // `least` caps what the result's tokens may show the caller (API.md "What a write may reveal"): the code saw data
     // the caller's own rules may not show it.
-    const { body: used, least } = await this.detokenizer.detokenizeForUse(caller, { args });
+    const { body: used, used: tokenIds, least } = await this.detokenizer.detokenizeForUse(caller, { args });
     const detokenized = used as { args: unknown };
     checkReactorArgs(detokenized.args, formula.request_parameters);
     const configuration = await openConfiguration(this.crypto, reactor);
+
+    // Durable before the code runs: a run that crashes the process, or hangs, still leaves who used which token.
+    await recordAccess(this.access, caller, [
+      ...tokenIds.map((tokenId): Access => ({ entity_type: 'token', entity_id: tokenId, operation: 'use', via: 'react', reactor_id: reactor.id })),
+      { entity_type: 'reactor', entity_id: reactor.id, operation: 'invoke', via: 'react' },
+    ]);
 
     const result = await this.runtime.run(formula.code, { args: detokenized.args, configuration });
     if (!result.ok) {

@@ -18,6 +18,7 @@ import { openEmbedded, type Embedded } from '../testing/embedded';
 import type { TokenView } from './token-view';
 import { CreateTokenCommand, CreateTokenHandler, SearchTokensHandler, SearchTokensQuery } from './tokens';
 import type { Caller } from './use-case';
+import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
 /** The real embedded index, remembering what it was asked. */
 class RecordingSearchIndex extends SqliteTokenSearchIndex {
@@ -49,7 +50,7 @@ async function openTokenVault(name: string) {
     requestId: `req-${randomUUID()}`,
   });
   const creator = new CreateTokenHandler(vault.runner(), index, crypto, new LiquidExpressionEngine(), uuidGenerator);
-  const searcher = new SearchTokensHandler(index, crypto);
+  const searcher = new SearchTokensHandler(index, crypto, new GroupCommitAccessLog(vault.events));
   return {
     tenantId,
     keys,

@@ -10,6 +10,7 @@ import type { TokenView } from './token-view';
 import { DetokenizeHandler, DetokenizeQuery, TokenizeCommand, TokenizeHandler } from './tokenize';
 import { CreateTokenCommand, CreateTokenHandler } from './tokens';
 import type { Caller } from './use-case';
+import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
 const rule = (priority: number, container: string, transform: AccessTransform, ...permissions: string[]): AccessRule => ({
   priority,
@@ -38,7 +39,7 @@ describe('TokenizeHandler and DetokenizeHandler', () => {
     const engine = new LiquidExpressionEngine();
     index = new SqliteTokenSearchIndex(vault.model);
     tokenize = new TokenizeHandler(vault.runner(), index, crypto, engine, uuidGenerator);
-    detokenizer = new DetokenizeHandler(index, crypto, engine);
+    detokenizer = new DetokenizeHandler(index, crypto, engine, new GroupCommitAccessLog(vault.events));
     creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator);
   });
   beforeEach(() => {

@@ -31,7 +31,9 @@ import {
   type UseInsight,
   type ValidTokenCreate,
 } from '@vault/domain';
+import { recordAccess } from '../audit/record-access';
 import type { CommandRunner } from '../commands/command-runner';
+import type { AccessLog } from '../ports/access-log';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import { openSealed, toTokenView, TokenView } from './token-view';
@@ -266,31 +268,41 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
     private readonly index: TokenSearchIndex,
     private readonly crypto: TokenCrypto,
     private readonly engine: ExpressionEngine,
+    private readonly access: AccessLog,
   ) {}
 
-  execute({ caller, body }: DetokenizeQuery): Promise<unknown> {
-    return this.detokenize(caller, body, 'token:read');
+  /**
+   * POST /detokenize (`token:read`): each token as the caller's rule shows it, and one `reveal` access record per
+   * distinct token shown in plaintext, durable before the answer leaves.
+   */
+  async execute({ caller, body }: DetokenizeQuery): Promise<unknown> {
+    const { body: answer, views } = await this.detokenized(caller, body, 'token:read');
+    const revealed = [...views].filter(([, view]) => view.transform === 'reveal').map(([id]) => id);
+    await recordAccess(
+      this.access,
+      caller,
+      revealed.map((id) => ({ entity_type: 'token', entity_id: id, operation: 'reveal', via: 'detokenize' })),
+    );
+    return answer;
   }
 
   /**
-   * `token:read` (POST /detokenize): each token as the caller's rule shows it. `token:use` (a reactor's args, API.md
-   * "Reactors" step 2): the data whatever the rule's transform, since it goes to the code, never back to the caller.
+   * A reactor's args (`token:use`, API.md "Reactors" step 2): the body detokenized with the data whatever the rule's
+   * transform, since it goes to the code, never back to the caller; the ids of the tokens it used (the reactor records
+   * their `use`); and the caller's least revealing token:read transform over them (`none` for one no read rule covers;
+   * null when it used none), which caps what the reactor's `tokenize` may show the caller. A filter chain or an
+   * expression inside a longer string is a 403 on a token the caller's token:read rule does not reveal.
    */
-  async detokenize(caller: Caller, body: unknown, permission: 'token:read' | 'token:use'): Promise<unknown> {
-    return (await this.detokenized(caller, body, permission)).body;
+  async detokenizeForUse(caller: Caller, body: unknown): Promise<{ body: unknown; used: string[]; least: UseInsight | null }> {
+    const { body: detokenized, views, least } = await this.detokenized(caller, body, 'token:use');
+    return { body: detokenized, used: [...views.keys()], least };
   }
 
-  /**
-   * A reactor's args (`token:use`): the body detokenized, and the caller's least revealing token:read transform over
-   * the tokens it used (`none` for one no read rule covers; null when it used none), which caps what the reactor's
-   * `tokenize` may show the caller. A filter chain or an expression inside a longer string is a 403 on a token the
-   * caller's token:read rule does not reveal.
-   */
-  async detokenizeForUse(caller: Caller, body: unknown): Promise<{ body: unknown; least: UseInsight | null }> {
-    return this.detokenized(caller, body, 'token:use');
-  }
-
-  private async detokenized(caller: Caller, body: unknown, permission: 'token:read' | 'token:use'): Promise<{ body: unknown; least: UseInsight | null }> {
+  private async detokenized(
+    caller: Caller,
+    body: unknown,
+    permission: 'token:read' | 'token:use',
+  ): Promise<{ body: unknown; views: ReadonlyMap<string, ShownToken>; least: UseInsight | null }> {
     // Every expression and filter chain is read before any token is.
     const plan = planDetokenize(body, { engine: this.engine });
     const views = new Map<string, ShownToken>();
@@ -307,7 +319,7 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
     // Before any filter runs: a filter's error must not answer for data the caller may not see either.
     if (permission === 'token:use') assertShapingRevealed(plan, readInsight);
     const detokenized = await inTurns(detokenizeSteps(plan, views, this.engine));
-    return { body: detokenized, least: leastInsight(readInsight.values()) };
+    return { body: detokenized, views, least: leastInsight(readInsight.values()) };
   }
 
   /**

@@ -35,7 +35,9 @@ import {
   validateTokenPatch,
   ValidTokenCreate,
 } from '@vault/domain';
+import { recordAccess } from '../audit/record-access';
 import type { CommandRunner } from '../commands/command-runner';
+import type { AccessLog } from '../ports/access-log';
 import type { LogPosition } from '../ports/event-store';
 import type { Page } from '../ports/read-models';
 import type { IdGenerator } from '../ports/system';
@@ -293,13 +295,19 @@ export class GetTokenHandler implements UseCaseHandler<GetTokenQuery> {
   constructor(
     private readonly index: TokenSearchIndex,
     private readonly crypto: TokenCrypto,
+    private readonly access: AccessLog,
   ) {}
 
   async execute({ caller, id }: GetTokenQuery): Promise<TokenView> {
     const token = await this.index.get(caller.principal.tenantId, id, caller.now.getTime());
     const rule = token && selectRule(caller.principal.accessRules, token.containers, 'token:read');
     if (!token || !rule) throw notFound('Token');
-    return toTokenView(token, rule, this.crypto);
+    const view = await toTokenView(token, rule, this.crypto);
+    // A mask or redact read shows no plaintext and is no access record.
+    if (rule.transform === 'reveal') {
+      await recordAccess(this.access, caller, [{ entity_type: 'token', entity_id: token.id, operation: 'reveal', via: 'get' }]);
+    }
+    return view;
   }
 }
 
@@ -307,6 +315,7 @@ export class SearchTokensHandler implements UseCaseHandler<SearchTokensQuery> {
   constructor(
     private readonly index: TokenSearchIndex,
     private readonly crypto: TokenCrypto,
+    private readonly access: AccessLog,
   ) {}
 
   async execute({ caller, input }: SearchTokensQuery): Promise<Page<TokenView>> {
@@ -318,18 +327,27 @@ export class SearchTokensHandler implements UseCaseHandler<SearchTokensQuery> {
     const user = parsed && this.hashData(parsed, principal.tenantId);
     const query: QueryNode | null = scope && user ? { kind: 'and', children: [scope, user] } : (scope ?? user);
     const page = await this.index.search({ tenantId: principal.tenantId, query, now: caller.now.getTime(), page: input.page, size: input.size });
-    const items = await Promise.all(
+    const shown = await Promise.all(
       page.items.map((token) => {
         // The scope guarantees a rule grants token:search on one of the token's containers.
         const rule = selectRule(rules, token.containers, 'token:search')!;
         // A token whose key a delete in flight has just shredded is left out, not a failed search.
-        return toTokenView(token, rule, this.crypto).catch((error: unknown) => {
-          if (error instanceof DomainError && error.kind === 'not_found') return null;
-          throw error;
-        });
+        return toTokenView(token, rule, this.crypto).then(
+          (view) => ({ view, revealed: rule.transform === 'reveal' }),
+          (error: unknown) => {
+            if (error instanceof DomainError && error.kind === 'not_found') return null;
+            throw error;
+          },
+        );
       }),
     );
-    return { total: page.total, items: items.filter((item): item is TokenView => item !== null) };
+    const items = shown.filter((item) => item !== null);
+    // One record per search that shows plaintext: how many tokens it revealed, never the query.
+    const revealed = items.filter((item) => item.revealed).length;
+    if (revealed > 0) {
+      await recordAccess(this.access, caller, [{ entity_type: 'token', entity_id: null, operation: 'search', via: 'search', count: revealed }]);
+    }
+    return { total: page.total, items: items.map(({ view }) => view) };
   }
 
   /** The read model holds keyed hashes of normalised values only, so `data:` values are hashed the same way. */

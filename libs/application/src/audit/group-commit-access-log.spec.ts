@@ -1,0 +1,142 @@
+// GroupCommitAccessLog on the embedded SQLite event log: concurrent records share appends, a record() resolves only once
+// its records can be read back from the file by another connection, and a failed append fails every caller it held.
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '@vault/adapters';
+import { auditStream, DomainError, type AccessRecordedData, type Actor } from '@vault/domain';
+import { runWithRequestContext } from '../request-context';
+import { tempDataDir } from '../testing/embedded';
+import { failAuditAppends, interceptAppends, type InterceptedStore } from './event-store.fixtures';
+import { AccessNotRecordedError, GroupCommitAccessLog } from './group-commit-access-log';
+
+const APP: Actor = { type: 'application', id: 'app-1' };
+
+const aReveal = (overrides: Partial<AccessRecordedData> = {}): AccessRecordedData => ({
+  tenant_id: 'tenant-a',
+  entity_type: 'token',
+  entity_id: randomUUID(),
+  operation: 'reveal',
+  via: 'get',
+  created_at: '2026-11-22T10:00:00.000Z',
+  ...overrides,
+});
+
+const recordsIn = (batch: { events: unknown[] }[]) => batch.reduce((n, part) => n + part.events.length, 0);
+
+describe('GroupCommitAccessLog', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  let sqlite: SqliteEventStore;
+  let store: InterceptedStore;
+
+  beforeEach(() => {
+    data = tempDataDir('access-log');
+    sqlite = SqliteEventStore.open(data.dir);
+    store = interceptAppends(sqlite);
+  });
+  afterEach(async () => {
+    await sqlite.close();
+    data.remove();
+  });
+
+  /** The audit stream as a second connection to the file reads it: what is durable, not what one handle caches. */
+  const durable = async (tenantId: string) => {
+    const other = SqliteEventStore.open(data.dir);
+    try {
+      return await other.readStream(auditStream(tenantId));
+    } finally {
+      await other.close();
+    }
+  };
+
+  it('writes 100 concurrent calls of two tenants in one append, one StreamAppend per audit stream, expected any', async () => {
+    const log = new GroupCommitAccessLog(store);
+    const records = Array.from({ length: 100 }, (_, i) => aReveal({ tenant_id: i % 2 ? 'tenant-a' : 'tenant-b' }));
+    await Promise.all(records.map((record) => log.record([record], APP)));
+    expect(store.batches).toHaveLength(1);
+    expect(store.batches[0].map(({ streamId, expected }) => [streamId, expected])).toEqual([
+      ['audit-tenant-b', 'any'],
+      ['audit-tenant-a', 'any'],
+    ]);
+    expect((await durable('tenant-a')).map((e) => e.data)).toEqual(records.filter((_, i) => i % 2));
+    expect((await durable('tenant-b')).map((e) => e.data)).toEqual(records.filter((_, i) => i % 2 === 0));
+  });
+
+  it('gathers the calls made while an append is in flight into the next one', async () => {
+    const log = new GroupCommitAccessLog(store);
+    let release!: () => void;
+    store.hold = new Promise((resolve) => (release = resolve));
+    const first = log.record([aReveal()], APP);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = Array.from({ length: 30 }, () => log.record([aReveal()], APP));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    store.hold = null;
+    await Promise.all([first, ...later]);
+    expect(store.batches.map(recordsIn)).toEqual([1, 30]);
+    expect(await durable('tenant-a')).toHaveLength(31);
+  });
+
+  it('resolves only once the records are in the file: not while the append is held', async () => {
+    const log = new GroupCommitAccessLog(store);
+    let release!: () => void;
+    store.hold = new Promise((resolve) => (release = resolve));
+    let resolved = false;
+    const recorded = log.record([aReveal(), aReveal()], APP).then(() => (resolved = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect([resolved, await durable('tenant-a')]).toEqual([false, []]);
+    release();
+    await recorded;
+    expect(await durable('tenant-a')).toHaveLength(2);
+  });
+
+  it('bounds a batch: 35 records at most 10 an append, and a call of 25 resolves when all its appends have', async () => {
+    const log = new GroupCommitAccessLog(store, { maxBatch: 10 });
+    await Promise.all([
+      log.record(Array.from({ length: 25 }, () => aReveal()), APP),
+      ...Array.from({ length: 10 }, () => log.record([aReveal()], APP)),
+    ]);
+    expect(store.batches.map(recordsIn)).toEqual([10, 10, 10, 5]);
+    expect(await durable('tenant-a')).toHaveLength(35);
+  });
+
+  it('rejects every caller of a failed append with a 503, and writes the next batch once the store is back', async () => {
+    const failures: number[] = [];
+    const log = new GroupCommitAccessLog(store, { maxBatch: 500, onAppendFailed: (_error, records) => failures.push(records) });
+    store.failWith = failAuditAppends;
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => log.record([aReveal()], APP)));
+    expect(outcomes.map((o) => o.status)).toEqual(Array(5).fill('rejected'));
+    const reason = (outcomes[0] as PromiseRejectedResult).reason;
+    expect(reason).toBeInstanceOf(AccessNotRecordedError);
+    expect([(reason as DomainError).kind, (reason as DomainError).retryAfterSeconds]).toEqual(['unavailable', 1]);
+    expect(failures).toEqual([5]);
+    expect(await durable('tenant-a')).toEqual([]);
+
+    store.failWith = null;
+    await log.record([aReveal()], APP);
+    expect(await durable('tenant-a')).toHaveLength(1);
+  });
+
+  it('stamps each event with its tenant, actor, time and the correlation id of the request that recorded it', async () => {
+    const log = new GroupCommitAccessLog(store);
+    const other: Actor = { type: 'application', id: 'app-2' };
+    await Promise.all([
+      runWithRequestContext({ requestId: 'req-1', projectionPending: false }, () => log.record([aReveal()], APP)),
+      runWithRequestContext({ requestId: 'req-2', projectionPending: false }, () =>
+        log.record([aReveal({ created_at: '2026-11-22T10:00:01.000Z' })], other),
+      ),
+    ]);
+    expect(store.batches).toHaveLength(1);
+    expect((await durable('tenant-a')).map((e) => [e.type, e.metadata])).toEqual([
+      ['AccessRecorded', { tenant_id: 'tenant-a', actor: APP, timestamp: '2026-11-22T10:00:00.000Z', correlation_id: 'req-1' }],
+      ['AccessRecorded', { tenant_id: 'tenant-a', actor: other, timestamp: '2026-11-22T10:00:01.000Z', correlation_id: 'req-2' }],
+    ]);
+  });
+
+  it('flush waits for the records queued so far', async () => {
+    const log = new GroupCommitAccessLog(store);
+    const recorded = log.record([aReveal()], APP);
+    await log.flush();
+    expect(await durable('tenant-a')).toHaveLength(1);
+    await recorded;
+  });
+});
