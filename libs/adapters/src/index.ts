@@ -14,3 +14,4 @@ export * from './read-model/sqlite/sqlite-formulas';
 export * from './read-model/sqlite/tokens/sqlite-tokens';
 export * from './read-model/sqlite/tokens/sqlite-token-sql';
 export * from './read-model/sqlite/sqlite-reactors';
+export * from './read-model/sqlite/sqlite-audit';

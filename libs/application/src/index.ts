@@ -32,3 +32,5 @@ export * from './ports/access-log';
 export * from './audit/group-commit-access-log';
 export * from './audit/disabled-access-log';
 export * from './audit/record-access';
+export * from './projections/audit.projection';
+export * from './use-cases/audit-log';

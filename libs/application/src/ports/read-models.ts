@@ -1,5 +1,6 @@
 // The queries the API asks of the read models. Each adapter (embedded SQLite, Meilisearch) answers them.
 import type { AccessRule, ApplicationType, ReactorFormula, ReactorOfFormula, ReactorRecord } from '@vault/domain';
+import type { AuditEntry, AuditLogFilter } from '@vault/domain';
 
 export interface Page<T> {
   items: T[];
@@ -109,4 +110,20 @@ export function formulaNameMatcher(filter: string | null): (name: string) => boo
   const pattern = lower.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*');
   const regex = new RegExp(`^${pattern}$`);
   return (name) => regex.test(name.toLowerCase());
+}
+
+/** GET /logs: the tenant's entries matching every filter given (AuditLogFilter: both dates inclusive), a page of them. */
+export interface AuditListQuery extends AuditLogFilter {
+  page: number;
+  size: number;
+}
+
+export interface AuditReadModel {
+  /** Newest first: created_at descending, then log order descending; with the exact total. Never another tenant's entries. */
+  list(tenantId: string, query: AuditListQuery): Promise<Page<AuditEntry>>;
+  /**
+   * Retention (VAULT_AUDIT_RETENTION_DAYS): drops the access records (reveal, search, use, invoke) created before
+   * `cutoff`, of every tenant; entries of writes stay. Returns how many were dropped. The events stay in the log.
+   */
+  dropAccessRecordsBefore(cutoff: Date): Promise<number>;
 }

@@ -23,8 +23,9 @@ const POINTER = 'CURRENT';
  * start-up builds a fresh one from the event log instead (the projector replays from the start), and deletes the old.
  * 2: token rows are unique per (tenant_id, id).
  * 3: the reactors table (its projection replays the reactor events a file of layout 2 never applied).
+ * 4: the audit table (its projection replays every audited event a file of layout 3 never applied).
  */
-export const READ_MODEL_SCHEMA_VERSION = 3;
+export const READ_MODEL_SCHEMA_VERSION = 4;
 
 export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private db: SqliteDatabase;
