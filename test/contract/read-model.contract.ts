@@ -1,15 +1,16 @@
 // The behaviour every read-model adapter must show (projection store, rebuild, directory queries); one spec per adapter.
 // Ids are random, so the suite also runs against a long-lived server that keeps data between runs.
 import { randomUUID } from 'node:crypto';
-import type {
-  ApplicationDocument,
-  ApplicationReadModel,
-  DocumentChange,
-  LogPosition,
-  ProjectionStore,
-  RebuildableReadModel,
-  TenantDocument,
-  TenantReadModel,
+import {
+  PURGE_TENANT,
+  type ApplicationDocument,
+  type ApplicationReadModel,
+  type DocumentChange,
+  type LogPosition,
+  type ProjectionStore,
+  type RebuildableReadModel,
+  type TenantDocument,
+  type TenantReadModel,
 } from '@vault/application';
 
 export interface ReadModelsUnderTest {
@@ -130,6 +131,20 @@ export function describeReadModelContract(name: string, open: () => Promise<Open
       expect(await models.tenants.get(tenants[1].id)).toEqual(tenants[1]);
       expect(await models.tenants.get(randomUUID())).toBeNull();
       expect(await models.tenants.count()).toBe(before + 2);
+    });
+
+    it('drops a deleted tenant’s applications on its purge and keeps its tenant document (the tombstone), and no other tenant’s', async () => {
+      const gone = aTenant({ deleted: true });
+      const kept = aTenant();
+      const doomed = anApplication({ tenant_id: gone.id });
+      const survivor = anApplication({ tenant_id: kept.id });
+      await commit([upsert('tenants', gone), upsert('tenants', kept), upsert('applications', doomed), upsert('applications', survivor)]);
+      await commit([{ collection: PURGE_TENANT, id: gone.id, revision: 1n, doc: null }]);
+      expect(await models.applications.get(gone.id, doomed.id)).toBeNull();
+      expect(await models.applications.findByKeyHash(doomed.key_hash)).toBeNull();
+      expect((await models.applications.list(gone.id, { page: 1, size: 20 })).total).toBe(0);
+      expect(await models.applications.get(kept.id, survivor.id)).toEqual(survivor);
+      expect(await models.tenants.get(gone.id)).toEqual(gone);
     });
 
     it('finds an application by its key hash, and no longer by the old hash after the key is regenerated', async () => {

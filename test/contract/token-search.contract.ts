@@ -2,7 +2,7 @@
 // It also compares each adapter with the domain's reference evaluator on random fixtures and random queries.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { ProjectionStore, TokenDocument, TokenSearchIndex } from '@vault/application';
+import { PURGE_TENANT, type ProjectionStore, type TokenDocument, type TokenSearchIndex } from '@vault/application';
 import { evaluateQuery, parseQuery, QueryNode, SearchableToken, tokenKey, TOKEN_TYPES } from '@vault/domain';
 import { queryNodeArbitrary, searchableTokenArbitrary } from '../../libs/domain/src/token-search/query.arbitrary';
 
@@ -252,6 +252,21 @@ export function describeTokenSearchContract(
         expect(await under.tokens.get(other, shared, NOW)).toBeNull();
         expect((await under.tokens.get(tenant, shared, NOW))?.metadata).toEqual({ owner: 'mine' });
       });
+    });
+
+    it('drops every token of a deleted tenant on its purge, from reads, searches and counts, and no other tenant’s', async () => {
+      const [gone, kept] = [randomUUID(), randomUUID()];
+      const shared = randomUUID();
+      const doomed = [aTokenDocument({ tenant_id: gone, id: shared }), aTokenDocument({ tenant_id: gone, type: 'card_number' })];
+      const survivor = aTokenDocument({ tenant_id: kept, id: shared });
+      await put([...doomed, survivor]);
+      position += 1n;
+      await under.projectionStore.commit([{ collection: PURGE_TENANT, id: gone, revision: 2n, doc: null }], { commit: position, prepare: position });
+      for (const doc of doomed) expect(await under.tokens.get(gone, doc.id, NOW)).toBeNull();
+      expect((await under.tokens.search({ tenantId: gone, query: null, now: NOW, page: 1, size: 20 })).total).toBe(0);
+      expect((await under.projectionStore.load('tokens', doomed.map((doc) => tokenKey(gone, doc.id)))).size).toBe(0);
+      expect(await under.tokens.get(kept, shared, NOW)).toEqual(survivor);
+      expect((await under.tokens.search({ tenantId: kept, query: null, now: NOW, page: 1, size: 20 })).total).toBe(1);
     });
 
     it('counts the live tokens of every tenant by type (the metrics gauge): expired and deleted ones are left out', async () => {

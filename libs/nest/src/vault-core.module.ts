@@ -26,7 +26,7 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime } from '@vault/domain';
+import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime, TENANT_STREAM_PREFIX } from '@vault/domain';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
@@ -164,7 +164,7 @@ export class VaultCoreModule {
         { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine() },
         {
           // Destroys the data key of every deleted token, from its own checkpoint in the key store (crypto-shredding).
-          // The key of every deleted reactor's configuration too.
+          // The key of every deleted reactor's configuration too, and the key of every deleted tenant.
           provide: KEY_SHREDDER,
           inject: [EVENT_STORE, KEY_STORE_HANDLE, LOGGER],
           useFactory: async (events: EventStore, keys: SqliteKeyStore, logger: JsonLogger) => {
@@ -178,7 +178,7 @@ export class VaultCoreModule {
                 error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
               },
               systemClock,
-              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX],
+              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, TENANT_STREAM_PREFIX],
             );
             await shredder.start();
             return shredder;

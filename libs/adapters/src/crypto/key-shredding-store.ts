@@ -36,17 +36,17 @@ export class KeyShreddingStore implements ProjectionStore {
   }
 
   async commit(changes: DocumentChange[], checkpoint: LogPosition): Promise<void> {
-    const keys = changes
+    const toShred = changes
       .filter((change) => change.collection === KEY_SHREDDING_COLLECTION && change.doc !== null)
-      .map((change) => {
-        const { tenant_id, token_id } = change.doc as unknown as KeyToShred;
-        return { tenantId: tenant_id, tokenId: token_id };
-      });
+      .map((change) => change.doc as unknown as KeyToShred);
+    // Tenant keys before the checkpoint moves past their TenantDeleted: a crash in between destroys them again.
+    for (const { tenant_id } of toShred.filter((key) => key.whole_tenant)) this.keys.destroyTenantKey(tenant_id);
+    const keys = toShred.filter((key) => !key.whole_tenant).map(({ tenant_id, token_id }) => ({ tenantId: tenant_id, tokenId: token_id }));
     // Most batches are creates and updates: writing the checkpoint for each would add a key-store transaction to every
     // write. Kept in memory, it is stored with the next deletion or after a second; a crash replays at most that much,
     // and replaying is harmless (a destroyed key stays destroyed).
     const now = Date.now();
-    if (keys.length > 0 || now - this.persistedAt >= IDLE_CHECKPOINT_MS) {
+    if (toShred.length > 0 || now - this.persistedAt >= IDLE_CHECKPOINT_MS) {
       this.keys.shred(keys, encodePosition(checkpoint));
       this.persistedAt = now;
     }

@@ -16,6 +16,15 @@ export interface DocumentChange {
   doc: Record<string, unknown> | null;
 }
 
+/**
+ * The collection name of a change that removes every document of the tenant `id` from every collection that holds
+ * tenants' documents (all but `tenants`, which keeps the deleted tenant's tombstone). applyBatch puts such changes
+ * after every other change of the batch.
+ */
+export const PURGE_TENANT = '*purge-tenant*';
+
+export const isTenantPurge = (change: DocumentChange): boolean => change.collection === PURGE_TENANT;
+
 export interface ProjectionStore {
   /** The position of the last event whose effects are stored, or null before the first one. */
   checkpoint(): Promise<LogPosition | null>;

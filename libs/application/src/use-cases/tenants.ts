@@ -10,17 +10,19 @@ import {
   ApplicationInput,
   CommandContext,
   MANAGEMENT_PERMISSIONS,
+  notFound,
   OPERATOR_PERMISSIONS,
   TenantCommand,
   tenantDecider,
+  type TenantKeys,
   tenantStream,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { EventStore } from '../ports/event-store';
-import type { TenantReadModel } from '../ports/read-models';
+import type { TenantDocument, TenantReadModel } from '../ports/read-models';
 import type { ApiKeys, Clock, IdGenerator } from '../ports/system';
 import { runApplicationCommand } from './applications';
-import { UseCaseHandler, VaultCommand } from './use-case';
+import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
 export interface CreatedTenant {
   tenant_id: string;
@@ -125,3 +127,96 @@ const checked = <C extends TenantCommand>(command: C, ctx: CommandContext): C =>
 const complete = async (runner: CommandRunner, command: Extract<TenantCommand, { type: 'CreateTenant' }>, ctx: CommandContext): Promise<void> => {
   await runner.run(tenantDecider, tenantStream(command.id), command, ctx);
 };
+
+/** `GET /tenants/self`: API.md's tenant object. */
+export interface TenantView {
+  id: string;
+  name: string;
+  created_by: string;
+  created_at: string;
+  modified_by?: string;
+  modified_at?: string;
+}
+
+const tenantView = ({ id, name, created_by, created_at, modified_by, modified_at }: TenantDocument): TenantView => ({
+  id,
+  name,
+  created_by,
+  created_at,
+  ...(modified_by === undefined ? {} : { modified_by, modified_at }),
+});
+
+export class GetOwnTenantQuery extends VaultQuery<TenantView> {
+  constructor(readonly caller: Caller) {
+    super();
+  }
+}
+
+export class RenameOwnTenantCommand extends VaultCommand<TenantView> {
+  constructor(
+    readonly caller: Caller,
+    readonly name: string,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Deletes a tenant with everything in it: `DELETE /tenants/self` (the caller's own tenant, `actor` its application) or
+ * the operator's `tenant delete --id`.
+ */
+export class DeleteTenantCommand extends VaultCommand<void> {
+  constructor(
+    readonly tenantId: string,
+    readonly actor: Actor,
+    readonly correlationId: string,
+  ) {
+    super();
+  }
+
+  static ownTenant(caller: Caller): DeleteTenantCommand {
+    const ctx = contextOf(caller);
+    return new DeleteTenantCommand(caller.principal.tenantId, ctx.actor, ctx.correlationId);
+  }
+}
+
+export class GetOwnTenantHandler implements UseCaseHandler<GetOwnTenantQuery> {
+  constructor(private readonly tenants: TenantReadModel) {}
+
+  async execute({ caller }: GetOwnTenantQuery): Promise<TenantView> {
+    const tenant = await this.tenants.get(caller.principal.tenantId);
+    if (!tenant || tenant.deleted) throw notFound('Tenant');
+    return tenantView(tenant);
+  }
+}
+
+export class RenameOwnTenantHandler implements UseCaseHandler<RenameOwnTenantCommand> {
+  constructor(private readonly runner: CommandRunner) {}
+
+  async execute({ caller, name }: RenameOwnTenantCommand): Promise<TenantView> {
+    const ctx = contextOf(caller);
+    const { state } = await this.runner.run(tenantDecider, tenantStream(caller.principal.tenantId), { type: 'RenameTenant', name }, ctx);
+    if (!state || state.deleted) throw notFound('Tenant');
+    return tenantView(state);
+  }
+}
+
+/**
+ * TenantDeleted first, then the tenant key is destroyed, before the answer. A crash in between leaves the event, and
+ * the key shredder, which follows TenantDeleted from its own checkpoint, destroys the key when it catches up; until
+ * then the tenant's tombstone in the read model refuses its keys. The read models drop the tenant's documents as they
+ * apply the event, which the runner waits for.
+ */
+export class DeleteTenantHandler implements UseCaseHandler<DeleteTenantCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly tenantKeys: TenantKeys,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ tenantId, actor, correlationId }: DeleteTenantCommand): Promise<void> {
+    const ctx: CommandContext = { tenantId, actor, now: this.clock.now(), correlationId };
+    await this.runner.run(tenantDecider, tenantStream(tenantId), { type: 'DeleteTenant' }, ctx);
+    this.tenantKeys.destroyTenantKey(tenantId);
+  }
+}

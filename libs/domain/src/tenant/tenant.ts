@@ -4,7 +4,8 @@ import { eventTypesOf, type CommandContext, type DomainEvent } from '../shared/e
 import type { Decider } from '../shared/decider';
 import { DomainError, FieldErrorCollector } from '../shared/errors';
 
-export const tenantStream = (id: string) => `tenant-${id}`;
+export const TENANT_STREAM_PREFIX = 'tenant-';
+export const tenantStream = (id: string) => `${TENANT_STREAM_PREFIX}${id}`;
 
 export type TenantCreated = DomainEvent<'TenantCreated', { id: string; name: string; created_by: string; created_at: string }>;
 export type TenantRenamed = DomainEvent<'TenantRenamed', { id: string; name: string; modified_by: string; modified_at: string }>;

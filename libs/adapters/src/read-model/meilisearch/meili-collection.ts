@@ -17,6 +17,8 @@ export interface MeiliCollection {
   settings: MeiliCollectionSettings;
   toDocument(id: string, revision: bigint, doc: Record<string, unknown>): MeiliDocument;
   fromDocument(hit: Record<string, unknown>): Record<string, unknown>;
+  /** The filter selecting every document of a tenant, for a deleted tenant's purge; absent for `tenants` itself. */
+  tenantFilter?(tenantId: string): string;
 }
 
 type FieldValue = string | number | boolean | null;

@@ -1,4 +1,4 @@
-import type { DocumentChange } from '@vault/application';
+import { PURGE_TENANT, type DocumentChange } from '@vault/application';
 import type { MeiliDocument } from './meili-collection';
 import { chunkByBytes, MAX_PAYLOAD_BYTES, planCommit, tombstoneId } from './meili-commit-plan';
 
@@ -44,6 +44,14 @@ describe('planCommit', () => {
     expect(plan.upserts).toEqual([{ collection: 'tokens', documents: [{ id: 't2', _revision: 1, doc: '{"id":"t2"}' }] }]);
   });
 
+  it('keeps a deleted tenant’s purge apart from the documents: no tombstone, no delete by id, only the tenant to purge', () => {
+    const plan = planCommit([upsert('tokens', 't1'), { collection: PURGE_TENANT, id: 'tenant-a', revision: 3n, doc: null }], toDocument);
+    expect(plan.purgedTenants).toEqual(['tenant-a']);
+    expect(plan.deletes).toEqual([]);
+    expect(plan.tombstones).toEqual([]);
+    expect([...plan.touched]).toEqual([['tokens', ['t1']]]);
+  });
+
   it('lists every id it touches, written or deleted, for a repair to check', () => {
     const plan = planCommit([upsert('tokens', 't1'), remove('tokens', 't2', 1n), upsert('tenants', 'x')], toDocument);
     expect([...plan.touched]).toEqual([
@@ -66,7 +74,7 @@ describe('planCommit', () => {
   });
 
   it('plans nothing for an empty batch (the commit then writes only its checkpoint)', () => {
-    expect(planCommit([], toDocument)).toEqual({ tombstones: [], upserts: [], deletes: [], touched: new Map() });
+    expect(planCommit([], toDocument)).toEqual({ tombstones: [], upserts: [], deletes: [], touched: new Map(), purgedTenants: [] });
   });
 
   it('keeps the budget well under Meilisearch’s default payload limit of 100 MB', () => {

@@ -1,6 +1,6 @@
 // Turns one commit's document changes into as few Meilisearch writes as possible: one addDocuments per collection (and
 // one deleteDocuments, and one for the tombstones), split only where a request body would pass the payload budget.
-import type { DocumentChange } from '@vault/application';
+import { isTenantPurge, type DocumentChange } from '@vault/application';
 import type { MeiliDocument } from './meili-collection';
 
 /** Document ids allow only letters, digits, `-` and `_`; collection names have no `-`, so the first one separates. */
@@ -19,6 +19,8 @@ export interface CommitPlan {
   deletes: Array<{ collection: string; ids: string[] }>;
   /** Every id the commit writes, per collection. */
   touched: Map<string, string[]>;
+  /** Deleted tenants whose documents go, after every other write of the commit. */
+  purgedTenants: string[];
 }
 
 export function planCommit(
@@ -30,12 +32,17 @@ export function planCommit(
   const deletes = new Map<string, string[]>();
   const tombstones: MeiliDocument[] = [];
   const touched = new Map<string, string[]>();
+  const purgedTenants: string[] = [];
   const add = <T>(map: Map<string, T[]>, key: string, item: T) => {
     const items = map.get(key);
     if (items) items.push(item);
     else map.set(key, [item]);
   };
   for (const change of changes) {
+    if (isTenantPurge(change)) {
+      purgedTenants.push(change.id);
+      continue;
+    }
     add(touched, change.collection, change.id);
     if (change.doc === null) {
       add(deletes, change.collection, change.id);
@@ -51,6 +58,7 @@ export function planCommit(
     upserts: [...upserts].flatMap(([collection, docs]) => split(docs).map((documents) => ({ collection, documents }))),
     deletes: [...deletes].flatMap(([collection, ids]) => split(ids).map((chunk) => ({ collection, ids: chunk }))),
     touched,
+    purgedTenants,
   };
 }
 

@@ -10,7 +10,7 @@ import type {
   TenantReadModel,
 } from '@vault/application';
 import type { RecordAny } from 'meilisearch';
-import { epochMs, meiliDocumentIndex, meiliQuote } from './meili-collection';
+import { epochMs, meiliDocumentIndex, meiliQuote, type MeiliCollection } from './meili-collection';
 import type { MeiliReadModel } from './meili-read-model';
 
 export const meiliTenantsCollection = meiliDocumentIndex(
@@ -19,15 +19,18 @@ export const meiliTenantsCollection = meiliDocumentIndex(
   { filterableAttributes: ['id'], sortableAttributes: ['created_at_ms', 'id'] },
 );
 
-export const meiliApplicationsCollection = meiliDocumentIndex(
-  'applications',
-  {
-    tenant_id: (d) => d.tenant_id as string,
-    key_hash: (d) => d.key_hash as string,
-    created_at_ms: (d) => epochMs(d.created_at),
-  },
-  { filterableAttributes: ['tenant_id', 'key_hash', 'id'], sortableAttributes: ['created_at_ms', 'id'] },
-);
+export const meiliApplicationsCollection: MeiliCollection = {
+  ...meiliDocumentIndex(
+    'applications',
+    {
+      tenant_id: (d) => d.tenant_id as string,
+      key_hash: (d) => d.key_hash as string,
+      created_at_ms: (d) => epochMs(d.created_at),
+    },
+    { filterableAttributes: ['tenant_id', 'key_hash', 'id'], sortableAttributes: ['created_at_ms', 'id'] },
+  ),
+  tenantFilter: (tenantId) => tenantFilter(tenantId),
+};
 
 /** The tenant filter element; keep it a separate element of `filter`, never concatenated into another one. */
 export const tenantFilter = (tenantId: string): string => `tenant_id = ${meiliQuote(tenantId)}`;

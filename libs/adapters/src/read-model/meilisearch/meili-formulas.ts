@@ -110,6 +110,7 @@ const formulasIndex = meiliDocumentIndex(
 // name_grams is an array, which meiliDocumentIndex's scalar fields do not cover: it is added beside them.
 export const meiliFormulasCollection: MeiliCollection = {
   ...formulasIndex,
+  tenantFilter: (tenantId) => `owner = ${meiliQuote(ownerOf(tenantId))}`,
   toDocument: (id, revision, doc) => ({ ...formulasIndex.toDocument(id, revision, doc), name_grams: formulaNameGrams(nameOf(doc)) }),
 };
 

@@ -43,6 +43,7 @@ const reactorsIndex = meiliDocumentIndex(
 // name_grams is an array, which meiliDocumentIndex's scalar fields do not cover: it is added beside them.
 export const meiliReactorsCollection: MeiliCollection = {
   ...reactorsIndex,
+  tenantFilter: (tenantId) => tenantFilter(tenantId),
   toDocument: (id, revision, doc) => ({ ...reactorsIndex.toDocument(id, revision, doc), name_grams: formulaNameGrams(stringOf(doc.name)) }),
 };
 

@@ -176,6 +176,17 @@ export class MeiliStore implements ProjectionStore {
       ],
       this.wait,
     );
+    // A deleted tenant's documents, once the batch's own writes have succeeded (its later events never reach here).
+    if (plan.purgedTenants.length > 0) {
+      await settleAll(
+        plan.purgedTenants.flatMap((tenantId) =>
+          [...this.collections.entries()]
+            .filter(([, definition]) => definition.tenantFilter)
+            .map(([collection, definition]) => this.index(collection).deleteDocuments({ filter: definition.tenantFilter!(tenantId) })),
+        ),
+        this.wait,
+      );
+    }
   }
 
   private async writeCheckpoint(generation: string | null, position: LogPosition): Promise<void> {

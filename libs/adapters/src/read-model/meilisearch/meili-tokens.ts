@@ -35,6 +35,7 @@ export const meiliTokensCollection: MeiliCollection = {
     doc: JSON.stringify(doc),
   }),
   fromDocument: (hit) => JSON.parse(hit.doc as string),
+  tenantFilter: (tenantId) => meiliTokenTenantFilter(tenantId),
 };
 
 /** The tenant condition on the exact tenant key: a tenant id differing only in case or accents is another tenant. */

@@ -10,6 +10,8 @@ export interface SqliteCollection {
   upsert(db: SqliteDatabase, id: string, revision: bigint, doc: Record<string, unknown>): void;
   remove(db: SqliteDatabase, id: string): void;
   load(db: SqliteDatabase, ids: string[]): Array<{ id: string; revision: number; doc: string }>;
+  /** Removes every document of a deleted tenant; absent for collections that keep no tenant's documents (tenants). */
+  purgeTenant?(db: SqliteDatabase, tenantId: string): void;
 }
 
 type ColumnValue = string | number | null;
@@ -57,5 +59,6 @@ export function documentTable(
       return statement(db, `SELECT id, revision, doc FROM ${name} WHERE id IN (SELECT value FROM json_each(?))`)
         .all(JSON.stringify(ids)) as Array<{ id: string; revision: number; doc: string }>;
     },
+    ...(names.includes('tenant_id') ? { purgeTenant: (db: SqliteDatabase, tenantId: string) => void statement(db, `DELETE FROM ${name} WHERE tenant_id = ?`).run(tenantId) } : {}),
   };
 }

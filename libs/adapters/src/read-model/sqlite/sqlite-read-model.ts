@@ -6,6 +6,7 @@ import {
   decodePosition,
   DocumentChange,
   encodePosition,
+  isTenantPurge,
   LogPosition,
   ProjectionStore,
   RebuildableReadModel,
@@ -246,6 +247,10 @@ function commitTo(
 ): void {
   db.transaction(() => {
     for (const change of changes) {
+      if (isTenantPurge(change)) {
+        for (const collection of collections.values()) collection.purgeTenant?.(db, change.id);
+        continue;
+      }
       const collection = collections.get(change.collection);
       if (!collection) throw new Error(`No SQLite collection "${change.collection}"`);
       if (change.doc === null) collection.remove(db, change.id);

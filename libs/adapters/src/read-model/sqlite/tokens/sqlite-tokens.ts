@@ -112,6 +112,10 @@ export const tokensTable: SqliteCollection = {
     s.deleteTerms.run(rowid);
     for (const [field, value] of termsOf(doc)) s.insertTerm.run(doc.tenant_id, field, value, rowid);
   },
+  purgeTenant(db, tenantId) {
+    statement(db, 'DELETE FROM token_terms WHERE tenant_id = ?').run(tenantId);
+    statement(db, 'DELETE FROM tokens WHERE tenant_id = ?').run(tenantId);
+  },
   remove(db, key) {
     const s = statementsFor(db);
     const { tenantId, id } = parseTokenKey(key);
