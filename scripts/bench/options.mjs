@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 
 /** What --phase selects: every phase, or the worst-case bodies alone (no service, baseline or tokens). */
 export const PHASE_CHOICES = ['all', 'worst-case-bodies', 'react'];
+PHASE_CHOICES.push('audit');
 
 export const HELP = `Usage: npm run bench -- [options]        (or: node scripts/bench/run.mjs [options] after npm run build)
 
@@ -28,6 +29,9 @@ Options:
   --service-env K=V     extra environment variable for the service, repeatable (e.g. VAULT_LOG_LEVEL=warn)
   --phase NAME          all (default), worst-case-bodies alone (no service, baseline or tokens needed), or react
                         alone (a fresh service, the react phase, shutdown; no baseline or tokens)
+  --phase audit         access-record overhead alone: reveal reads (GET /tokens/{id}, --connections, --duration)
+                        with VAULT_AUDIT_ACCESS_RECORDS on and off, alternating 3 times, restarting the service on
+                        the same data dir; PASS when the best run with records is within 10% of the best without
   --worst-case-repeat N times each worst-case body is sent after its warm-up (default 5)
   --meili-seconds S     with MEILI_URL (and MEILI_MASTER_KEY) set: after the rebuild, time the projector filling an
                         empty Meilisearch read model from this log for at most S seconds (default 60)

@@ -4,6 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { BenchError, createContext, loadAverage, machineInfo, PATHS } from './context.mjs';
 import { parseOptions } from './options.mjs';
+import { audit } from './phases/audit.mjs';
 import { baseline } from './phases/baseline.mjs';
 import { create } from './phases/create.mjs';
 import { lag } from './phases/lag.mjs';
@@ -24,6 +25,7 @@ const PLANS = {
   all: { phases: [baseline, serviceStart, create, loadToN, lag, search, rebuild, meiliCatchUp, react, memory, shutdown, worstCaseBodies], summary: true },
   'worst-case-bodies': { phases: [worstCaseBodies], summary: false },
   react: { phases: [serviceStart, react, shutdown], summary: false },
+  audit: { phases: [serviceStart, audit, shutdown], summary: false },
 };
 
 const argv = process.argv.slice(2);
