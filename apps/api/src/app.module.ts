@@ -14,13 +14,16 @@ import { TokensController } from './tokens/tokens.controller';
 import { TokenizeController } from './tokens/tokenize.controller';
 import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
+import { LogsController } from './logs/logs.controller';
+import { AuditRetentionSweeper } from './logs/audit-retention-sweeper';
 
 export function appModule(config: VaultConfig) {
   @Module({
     imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), MetricsModule],
-    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, TokenizeController, HealthController, ReactorsController],
+    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, TokenizeController, HealthController, ReactorsController, LogsController],
     providers: [
       ExpirySweeper,
+      AuditRetentionSweeper,
       { provide: APP_GUARD, useClass: AccessGuard },
       { provide: APP_FILTER, useClass: ProblemFilter },
       { provide: APP_PIPE, useFactory: vaultValidationPipe },

@@ -30,6 +30,8 @@ export interface VaultConfig {
   reactorAllowedHosts: string[];
   /** VAULT_AUDIT_ACCESS_RECORDS: record reads that show plaintext, token uses and reactor invocations. Off for benchmarking only. */
   auditAccessRecords: boolean;
+  /** VAULT_AUDIT_RETENTION_DAYS: access records older than this many days leave the read model; null keeps them forever. */
+  auditRetentionDays: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     reactorConcurrency: int('VAULT_REACTOR_CONCURRENCY', 4, 1),
     reactorAllowedHosts: allowedHosts(env),
     auditAccessRecords: auditAccessRecords(env),
+    auditRetentionDays: auditRetentionDays(env),
   };
 }
 
@@ -101,4 +104,16 @@ function allowedHosts(env: NodeJS.ProcessEnv): string[] {
     throw new ConfigError(`VAULT_REACTOR_ALLOWED_HOSTS: ${(error as Error).message}`);
   }
   return entries;
+}
+
+/** VAULT_AUDIT_RETENTION_DAYS: unset or empty keeps access records forever; otherwise a whole number of days, at least 1. */
+function auditRetentionDays(env: NodeJS.ProcessEnv): number | null {
+  const raw = env.VAULT_AUDIT_RETENTION_DAYS;
+  if (raw === undefined || raw.trim() === '') return null;
+  // Digits only: `1e3`, `0x10` or `30d` would be read as some other number, or as none.
+  const value = /^\s*[0-9]{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigError('VAULT_AUDIT_RETENTION_DAYS must be a whole number of days, at least 1 (unset keeps access records forever)');
+  }
+  return value;
 }

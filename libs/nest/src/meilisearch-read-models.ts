@@ -12,6 +12,8 @@ import {
   meiliReactorsCollection,
   meiliTenantsCollection,
   meiliTokensCollection,
+  MeiliAuditReadModel,
+  meiliAuditCollection,
 } from '@vault/adapters/meilisearch';
 import type { VaultConfig } from './config';
 import { searchListeners, type ReadModels } from './read-models';
@@ -23,6 +25,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     meiliFormulasCollection,
     meiliTokensCollection,
     meiliReactorsCollection,
+    meiliAuditCollection,
   ]);
   // Refuses a server older than MINIMUM_MEILISEARCH_VERSION (the error names both versions and reaches main(), which
   // exits 1), then creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
@@ -36,6 +39,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     formulas: new MeiliFormulaReadModel(model),
     reactors: new MeiliReactorReadModel(model),
     tokens: new MeiliTokenSearchIndex(model, searches.notify),
+    audit: new MeiliAuditReadModel(model),
     onSearch: searches.add,
     // No onSwap: a swap replaces the contents under the same index uids, for every process at once.
     // The client keeps no connection open, so there is nothing to close.

@@ -13,6 +13,8 @@ import {
   TenantReadModel,
   applicationsProjection,
   tenantsProjection,
+  AuditReadModel,
+  auditProjection,
 } from '@vault/application';
 import {
   SqliteApplicationReadModel,
@@ -26,6 +28,8 @@ import {
   formulasTable,
   reactorsTable,
   tenantsTable,
+  auditTable,
+  SqliteAuditReadModel,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
 
@@ -37,6 +41,8 @@ export interface ReadModels {
   formulas: FormulaReadModel;
   reactors: ReactorReadModel;
   tokens: TokenSearchIndex;
+  /** GET /logs and the audit retention sweep. */
+  audit: AuditReadModel;
   /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
   /** Calls back after each token search with the plan the adapter chose and how long it ran (the API's metrics). */
@@ -57,7 +63,7 @@ export function searchListeners(): { add(listener: SearchListener): void; notify
 }
 
 export const allProjections = () =>
-  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection]);
+  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, auditProjection]);
 
 export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   if (config.search !== 'embedded') {
@@ -65,7 +71,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
     return meili.openMeilisearchReadModels(config);
   }
-  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable]);
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, auditTable]);
   model.removeStaleFiles();
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
@@ -77,6 +83,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     formulas: new SqliteFormulaReadModel(model),
     reactors: new SqliteReactorReadModel(model),
     tokens,
+    audit: new SqliteAuditReadModel(model),
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },

@@ -74,6 +74,8 @@ import {
   UseCaseHandler,
   VaultCommand,
   VaultQuery,
+  ListAuditLogHandler,
+  ListAuditLogQuery,
 } from '@vault/application';
 import type { ExpressionEngine, FormulaCodeChecker, ReactorRuntime, TokenCrypto } from '@vault/domain';
 import { USE_CASE_PORTS } from './di-tokens';
@@ -171,6 +173,8 @@ export const useCaseProviders: Provider[] = [
         p.accessLog,
       ),
   ),
+  // Audit log
+  useCase(ListAuditLogQuery, ListAuditLogHandler, (p) => new ListAuditLogHandler(p.readModels.audit)),
 ];
 
 /** The reactors of a formula as its update, delete and import check them: once the read models have caught up. */

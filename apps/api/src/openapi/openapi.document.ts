@@ -7,6 +7,7 @@ import { reactorFormulaPaths, reactorFormulaSchemas } from './reactor-formulas.o
 import { reactorPaths, reactorSchemas } from './reactors.openapi';
 import { tokenPaths, tokenSchemas } from './tokens.openapi';
 import { tokenizePaths } from './tokenize.openapi';
+import { logPaths, logSchemas } from './logs.openapi';
 
 export function openApiDocument(): OpenAPIObject {
   return {
@@ -21,7 +22,7 @@ export function openApiDocument(): OpenAPIObject {
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'SVC-API-KEY' } },
-      schemas: { ...commonSchemas, ...applicationSchemas, ...reactorFormulaSchemas, ...tokenSchemas, ...reactorSchemas },
+      schemas: { ...commonSchemas, ...applicationSchemas, ...reactorFormulaSchemas, ...tokenSchemas, ...reactorSchemas, ...logSchemas },
       responses: commonResponses,
     },
     paths: <OpenAPIObject['paths']>{
@@ -52,6 +53,7 @@ export function openApiDocument(): OpenAPIObject {
       ...tokenPaths,
       ...tokenizePaths,
       ...reactorPaths,
+      ...logPaths,
       '/health': {
         get: {
           summary: 'Liveness and readiness, with projection lag',
