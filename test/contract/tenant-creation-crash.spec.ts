@@ -2,14 +2,17 @@
 // either nothing usable or, once the operator retries or the next start-up bootstraps, one tenant with one working key.
 // The crash is a test double around the real embedded event store: it lets N appends through, then fails like a
 // process that died before its next write.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  AesGcmTokenCrypto,
   apiKeys,
   applicationsTable,
   SqliteApplicationReadModel,
   SqliteEventStore,
+  SqliteKeyStore,
   SqliteReadModel,
   SqliteTenantReadModel,
   systemClock,
@@ -79,6 +82,7 @@ describe('tenant creation interrupted between its two appends', () => {
   let model: SqliteReadModel;
   let projector: Projector;
   let authenticator: Authenticator;
+  let keyStore: SqliteKeyStore;
   /** Every key the services generated, including those of a creation that crashed before returning it. */
   let generated: string[];
 
@@ -123,11 +127,19 @@ describe('tenant creation interrupted between its two appends', () => {
     model = SqliteReadModel.open(dir, [tenantsTable, applicationsTable]);
     projector = new Projector(store, model, new ProjectionSet([tenantsProjection, applicationsProjection]), silent);
     await projector.start();
-    authenticator = new Authenticator(new SqliteApplicationReadModel(model), new SqliteTenantReadModel(model), apiKeys, systemClock);
+    keyStore = SqliteKeyStore.open(dir);
+    authenticator = new Authenticator(
+      new SqliteApplicationReadModel(model),
+      new SqliteTenantReadModel(model),
+      apiKeys,
+      systemClock,
+      new AesGcmTokenCrypto(randomBytes(32), keyStore),
+    );
     generated = [];
   });
   afterEach(async () => {
     await projector.stop();
+    keyStore.close();
     await model.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -34,7 +34,7 @@ describe('the vault CLI', () => {
 
   describe('help, on stdout with exit 0, opening no store', () => {
     const top = ['Usage: vault [options] [command]', /tenant create --name <name>/, /projections rebuild/, /formulas import <file-or-dir>/] as const;
-    const tenant = ['Usage: vault tenant [options] [command]', /create --name <name>/] as const;
+    const tenant = ['Usage: vault tenant [options] [command]', /create --name <name>/, /delete --id <uuid>/] as const;
     it.each<[string, readonly [string, ...RegExp[]]]>([
       ['--help', top],
       ['-h', top],
@@ -43,6 +43,7 @@ describe('the vault CLI', () => {
       ['help tenant', tenant],
       ['tenant create --help', ['Usage: vault tenant create --name <name>', /"management_key"/, /shown only here/, /jq -r \.management_key/]],
       ['tenant create --name acme --help', ['Usage: vault tenant create --name <name>', /shown only here/]],
+      ['tenant delete --help', ['Usage: vault tenant delete --id <uuid>', /shredded at once/, /401 from then on/, /Exits 1 when no such tenant/]],
       ['projections --help', ['Usage: vault projections [options] [command]', /rebuild\s+Replay the event log/]],
       ['projections rebuild --help', ['Usage: vault projections rebuild [options]', /ETA\) is printed on stderr/, /"events_per_second"/]],
       ['formulas --help', ['Usage: vault formulas [options] [command]', /import <file-or-dir>/]],
@@ -67,6 +68,8 @@ describe('the vault CLI', () => {
       [['tenant', 'create', '--name'], /^error: option '--name <name>' argument missing/],
       [['tenant', 'create', '--name', '  '], /^error: tenant create needs a non-blank --name <name>/],
       [['tenant', 'create', '--name', 'acme', 'extra'], /^error: too many arguments for 'create'/],
+      [['tenant', 'delete'], /^error: required option '--id <uuid>' not specified/],
+      [['tenant', 'delete', '--id', 'acme'], /^error: tenant delete needs --id <uuid>, a tenant id/],
       [['projections', 'rebuild', '--fast'], /^error: unknown option '--fast'/],
       [['formulas', 'import'], /^error: missing required argument 'file-or-dir'/],
       [['formulas', 'import', '/no/such/formulas'], /^error: No such file or directory: \/no\/such\/formulas/],

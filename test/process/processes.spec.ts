@@ -45,6 +45,36 @@ describe('the built service as processes', () => {
     expect(list.data[0].tenant_id).toBe(created.tenant_id);
   });
 
+  it('deletes a tenant created with the CLI with the CLI while the API runs: its keys answer 401 at once, its tokens open no more, others work', async () => {
+    const created = JSON.parse((await runCli(['tenant', 'create', '--name', 'leaving'], env())).stdout);
+    let status = 0;
+    for (const deadline = Date.now() + 1000; Date.now() < deadline && status !== 200; await new Promise((r) => setTimeout(r, 50))) {
+      status = (await call('/applications', created.management_key)).status;
+    }
+    expect(status).toBe(200);
+    const app = await call('/applications', created.management_key, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'writer', type: 'private', permissions: ['token:create', 'token:read'] }),
+    });
+    const appKey = (await app.json()).key;
+    const token = await call('/tokens', appKey, { method: 'POST', body: JSON.stringify({ type: 'social_security_number', data: '123-45-6789' }) });
+    expect(token.status).toBe(201);
+    const tokenId = (await token.json()).id;
+    expect((await call(`/tokens/${tokenId}`, appKey)).status).toBe(200);
+
+    const result = await runCli(['tenant', 'delete', '--id', created.tenant_id], env());
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ tenant_id: created.tenant_id, deleted: true });
+    // The API process sees the destroyed tenant key in the shared key store on the very next request.
+    expect((await call(`/tokens/${tokenId}`, appKey)).status).toBe(401);
+    expect((await call('/applications', created.management_key)).status).toBe(401);
+    expect((await call('/applications', BOOTSTRAP)).status).toBe(200);
+
+    const again = await runCli(['tenant', 'delete', '--id', created.tenant_id], env());
+    expect(again).toMatchObject({ code: 1, stdout: '' });
+    expect(again.stderr).toMatch(/No tenant .* deleted already/);
+  });
+
   it('keeps every answered write through SIGKILL mid-burst, applied to the read model exactly once', async () => {
     const answered: string[] = [];
     let stop = false;

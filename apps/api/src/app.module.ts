@@ -16,11 +16,13 @@ import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.c
 import { ReactorsController } from './reactors/reactors.controller';
 import { LogsController } from './logs/logs.controller';
 import { AuditRetentionSweeper } from './logs/audit-retention-sweeper';
+import { TenantsController } from './tenants/tenants.controller';
+import { TenantLivenessInterceptor } from './http/tenant-liveness.interceptor';
 
 export function appModule(config: VaultConfig) {
   @Module({
     imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), MetricsModule],
-    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, TokenizeController, HealthController, ReactorsController, LogsController],
+    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, TokenizeController, HealthController, ReactorsController, LogsController, TenantsController],
     providers: [
       ExpirySweeper,
       AuditRetentionSweeper,
@@ -28,6 +30,7 @@ export function appModule(config: VaultConfig) {
       { provide: APP_FILTER, useClass: ProblemFilter },
       { provide: APP_PIPE, useFactory: vaultValidationPipe },
       { provide: APP_INTERCEPTOR, useClass: ProjectionPendingInterceptor },
+      { provide: APP_INTERCEPTOR, useClass: TenantLivenessInterceptor },
     ],
   })
   class AppModule {}

@@ -4,7 +4,8 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CreateTenantCommand, EventStore, ImportOfficialFormulaCommand, rebuildReadModel } from '@vault/application';
+import { CreateTenantCommand, DeleteTenantCommand, EventStore, ImportOfficialFormulaCommand, rebuildReadModel } from '@vault/application';
+import { DomainError } from '@vault/domain';
 import { ConfigError, EVENT_STORE, READ_MODELS, ReadModels, allProjections, loadConfig, VaultBus } from '@vault/nest';
 import { CliModule } from './cli.module';
 import { formulaFiles, importFormulas } from './commands/formulas-import';
@@ -19,6 +20,19 @@ export const actions: CliActions = {
     withApp(async (app) => {
       const created = await app.get(VaultBus).execute(new CreateTenantCommand(name, OPERATOR, randomUUID()));
       process.stdout.write(JSON.stringify(created) + '\n');
+      return EXIT.ok;
+    }),
+
+  tenantDelete: (id) =>
+    withApp(async (app) => {
+      try {
+        await app.get(VaultBus).execute(new DeleteTenantCommand(id, OPERATOR, randomUUID()));
+      } catch (error) {
+        if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
+        process.stderr.write(`No tenant ${id} (never created, or deleted already).\n`);
+        return EXIT.failed;
+      }
+      process.stdout.write(JSON.stringify({ tenant_id: id, deleted: true }) + '\n');
       return EXIT.ok;
     }),
 

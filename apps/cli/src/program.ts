@@ -7,6 +7,7 @@ export class UsageError extends Error {}
 /** What the commands run; each resolves to the process's exit code. */
 export interface CliActions {
   tenantCreate(name: string): Promise<number>;
+  tenantDelete(id: string): Promise<number>;
   projectionsRebuild(): Promise<number>;
   formulasImport(path: string): Promise<number>;
 }
@@ -43,7 +44,7 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
     .showHelpAfterError()
     .configureHelp({ subcommandTerm: (cmd) => [cmd.name(), ...needs(cmd)].join(' ') });
 
-  const tenant = program.command('tenant').description('Create tenants (the management key is shown once)');
+  const tenant = program.command('tenant').description('Create tenants (the management key is shown once) and delete them');
   const projections = program.command('projections').description('Rebuild the read models from the event log');
   const formulas = program.command('formulas').description('Import official reactor formulas');
 
@@ -74,6 +75,25 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
     async ({ name }: { name: string }) => {
       if (name.trim() === '') throw new UsageError('tenant create needs a non-blank --name <name>');
       return (await loadActions()).tenantCreate(name);
+    },
+  );
+
+  run(
+    tenant
+      .command('delete')
+      .summary('Delete a tenant with everything in it')
+      .description(
+        "Deletes the tenant as DELETE /tenants/self does: destroys the tenant's key, so\n" +
+          "every token's data and every reactor configuration is shredded at once, and\n" +
+          "removes its documents from the read models. Every key of the tenant answers\n" +
+          '401 from then on, also in an API running on the same data dir. Prints\n' +
+          '  {"tenant_id": "…", "deleted": true}\n' +
+          'Exits 1 when no such tenant exists (or it was deleted already).',
+      )
+      .requiredOption('--id <uuid>', "the tenant's id"),
+    async ({ id }: { id: string }) => {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError('tenant delete needs --id <uuid>, a tenant id');
+      return (await loadActions()).tenantDelete(id.toLowerCase());
     },
   );
 

@@ -5,6 +5,8 @@
 export const EVENT_STORE = Symbol('EventStore');
 /** Encryption, fingerprints and search hashes (port: TokenCrypto in libs/domain). */
 export const TOKEN_CRYPTO = Symbol('TokenCrypto');
+/** The tenant keys (the TokenCrypto adapter holds them): destroyed by a tenant's deletion, asked on every request. */
+export const TENANT_KEYS = Symbol('TenantKeys');
 /** Evaluates mask, search-index and fingerprint expressions (port: ExpressionEngine in libs/domain). */
 export const EXPRESSION_ENGINE = Symbol('ExpressionEngine');
 /** Compiles reactor formula code in the sandbox (port: FormulaCodeChecker in libs/domain). */

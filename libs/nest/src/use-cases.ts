@@ -16,6 +16,12 @@ import {
   CreateReactorFormulaCommand,
   CreateReactorFormulaHandler,
   CreateTenantCommand,
+  DeleteTenantCommand,
+  DeleteTenantHandler,
+  GetOwnTenantHandler,
+  GetOwnTenantQuery,
+  RenameOwnTenantCommand,
+  RenameOwnTenantHandler,
   CreateTenantHandler,
   CreateTokenCommand,
   CreateTokenHandler,
@@ -77,7 +83,7 @@ import {
   ListAuditLogHandler,
   ListAuditLogQuery,
 } from '@vault/application';
-import type { ExpressionEngine, FormulaCodeChecker, ReactorRuntime, TokenCrypto } from '@vault/domain';
+import type { ExpressionEngine, FormulaCodeChecker, ReactorRuntime, TenantKeys, TokenCrypto } from '@vault/domain';
 import { USE_CASE_PORTS } from './di-tokens';
 import type { ReadModels } from './read-models';
 
@@ -100,6 +106,8 @@ export interface UseCasePorts {
   reactorRuntime: ReactorRuntime;
   /** Where reads that show plaintext, token uses and reactor invocations are recorded before they answer. */
   accessLog: AccessLog;
+  /** Destroyed by a tenant's deletion. */
+  tenantKeys: TenantKeys;
 }
 
 type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
@@ -120,6 +128,9 @@ function useCase<M extends VaultCommand<unknown> | VaultQuery<unknown>, H extend
 export const useCaseProviders: Provider[] = [
   // Tenants (the operator's CLI and the start-up bootstrap)
   useCase(CreateTenantCommand, CreateTenantHandler, (p) => new CreateTenantHandler(p.runner, p.ids, p.keys, p.clock)),
+  useCase(GetOwnTenantQuery, GetOwnTenantHandler, (p) => new GetOwnTenantHandler(p.readModels.tenants)),
+  useCase(RenameOwnTenantCommand, RenameOwnTenantHandler, (p) => new RenameOwnTenantHandler(p.runner)),
+  useCase(DeleteTenantCommand, DeleteTenantHandler, (p) => new DeleteTenantHandler(p.runner, p.tenantKeys, p.clock)),
   useCase(
     BootstrapTenantCommand,
     BootstrapTenantHandler,

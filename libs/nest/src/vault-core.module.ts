@@ -26,7 +26,7 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime, TENANT_STREAM_PREFIX } from '@vault/domain';
+import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime, TENANT_STREAM_PREFIX, type TenantKeys } from '@vault/domain';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
@@ -45,6 +45,7 @@ import {
   REACTOR_RUNTIME,
   READ_MODELS,
   TOKEN_CRYPTO,
+  TENANT_KEYS,
   USE_CASE_PORTS,
   VAULT_CONFIG,
 } from './di-tokens';
@@ -161,6 +162,7 @@ export class VaultCoreModule {
             return new AesGcmTokenCrypto(master.key, keys);
           },
         },
+        { provide: TENANT_KEYS, useExisting: TOKEN_CRYPTO },
         { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine() },
         {
           // Destroys the data key of every deleted token, from its own checkpoint in the key store (crypto-shredding).
@@ -210,6 +212,7 @@ export class VaultCoreModule {
             PROJECTION_WAITER,
             REACTOR_RUNTIME,
             ACCESS_LOG,
+            TENANT_KEYS,
           ],
           useFactory: (
             runner: CommandRunner,
@@ -222,6 +225,7 @@ export class VaultCoreModule {
             waiter: ProjectionWaiter,
             reactorRuntime: ReactorRuntime,
             accessLog: AccessLog,
+            tenantKeys: TenantKeys,
           ): UseCasePorts => ({
             runner,
             events,
@@ -238,14 +242,15 @@ export class VaultCoreModule {
             writeWaitMs: config.writeWaitMs,
             reactorRuntime,
             accessLog,
+            tenantKeys,
           }),
         },
         ...useCaseProviders,
         VaultBus,
         {
           provide: Authenticator,
-          inject: [READ_MODELS],
-          useFactory: (rm: ReadModels) => new Authenticator(rm.applications, rm.tenants, apiKeys, systemClock),
+          inject: [READ_MODELS, TENANT_KEYS],
+          useFactory: (rm: ReadModels, tenantKeys: TenantKeys) => new Authenticator(rm.applications, rm.tenants, apiKeys, systemClock, tenantKeys),
         },
         Shutdown,
       ],
@@ -263,6 +268,7 @@ export class VaultCoreModule {
         TOKEN_CRYPTO,
         Authenticator,
         ACCESS_LOG,
+        TENANT_KEYS,
       ],
     };
   }

@@ -8,6 +8,7 @@ import { reactorPaths, reactorSchemas } from './reactors.openapi';
 import { tokenPaths, tokenSchemas } from './tokens.openapi';
 import { tokenizePaths } from './tokenize.openapi';
 import { logPaths, logSchemas } from './logs.openapi';
+import { tenantPaths, tenantSchemas } from './tenants.openapi';
 
 export function openApiDocument(): OpenAPIObject {
   return {
@@ -22,7 +23,7 @@ export function openApiDocument(): OpenAPIObject {
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'SVC-API-KEY' } },
-      schemas: { ...commonSchemas, ...applicationSchemas, ...reactorFormulaSchemas, ...tokenSchemas, ...reactorSchemas, ...logSchemas },
+      schemas: { ...commonSchemas, ...applicationSchemas, ...reactorFormulaSchemas, ...tokenSchemas, ...reactorSchemas, ...logSchemas, ...tenantSchemas },
       responses: commonResponses,
     },
     paths: <OpenAPIObject['paths']>{
@@ -54,6 +55,7 @@ export function openApiDocument(): OpenAPIObject {
       ...tokenizePaths,
       ...reactorPaths,
       ...logPaths,
+      ...tenantPaths,
       '/health': {
         get: {
           summary: 'Liveness and readiness, with projection lag',

@@ -1,9 +1,11 @@
 // The Authenticator and its key cache on the embedded read model, with applications changed through their handlers:
 // a key the cache holds is refused the moment the change that revokes it has returned, whichever change it was.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  AesGcmTokenCrypto,
   apiKeys,
   applicationsTable,
+  SqliteKeyStore,
   SqliteApplicationReadModel,
   SqliteTenantReadModel,
   systemClock,
@@ -26,7 +28,7 @@ import {
 } from './applications';
 import { Authenticator } from './authenticator';
 import type { Principal } from './principal';
-import { CreateTenantCommand, CreateTenantHandler } from './tenants';
+import { CreateTenantCommand, CreateTenantHandler, DeleteTenantCommand, DeleteTenantHandler } from './tenants';
 import type { Caller } from './use-case';
 
 const PRIVATE: ApplicationInput = { name: 'billing', type: 'private', permissions: ['token:read', 'token:search'] };
@@ -37,6 +39,8 @@ describe('Authenticator', () => {
   let now: Date;
   let authenticator: Authenticator;
   let admin: Caller;
+  let keyStore: SqliteKeyStore;
+  let crypto: AesGcmTokenCrypto;
 
   beforeEach(async () => {
     vault = await openEmbedded({
@@ -45,15 +49,24 @@ describe('Authenticator', () => {
       projections: [tenantsProjection, applicationsProjection],
     });
     now = new Date();
-    authenticator = new Authenticator(new SqliteApplicationReadModel(vault.model), new SqliteTenantReadModel(vault.model), apiKeys, {
-      now: () => now,
-    });
+    keyStore = SqliteKeyStore.open(vault.dir);
+    crypto = new AesGcmTokenCrypto(randomBytes(32), keyStore);
+    authenticator = new Authenticator(
+      new SqliteApplicationReadModel(vault.model),
+      new SqliteTenantReadModel(vault.model),
+      apiKeys,
+      { now: () => now },
+      crypto,
+    );
     const tenant = await new CreateTenantHandler(vault.runner(), uuidGenerator, apiKeys, systemClock).execute(
       new CreateTenantCommand('acme', { type: 'operator', id: 'cli' }, 'corr-tenant'),
     );
     admin = { principal: await authenticator.authenticate(tenant.management_key), now: new Date(), requestId: 'req-admin' };
   });
-  afterEach(() => vault.close());
+  afterEach(async () => {
+    keyStore.close();
+    await vault.close();
+  });
 
   const createApplication = (input: ApplicationInput, caller = admin) =>
     new CreateApplicationHandler(vault.runner(), uuidGenerator, apiKeys).execute(new CreateApplicationCommand(caller, input));
@@ -109,6 +122,28 @@ describe('Authenticator', () => {
     ],
     ['the key of an application whose tenant does not exist', async () => (await applicationOfUnfinishedTenant()).app.key],
     ['a well-formed key that was never issued', async () => apiKeys.generate('private')],
+    [
+      'every key of a deleted tenant, right after DeleteTenantHandler returns, though the cache held it',
+      async () => {
+        const app = await createApplication(PRIVATE);
+        await cached(app.key);
+        await new DeleteTenantHandler(vault.runner(), crypto, systemClock).execute(
+          new DeleteTenantCommand(admin.principal.tenantId, { type: 'operator', id: 'cli' }, 'corr-delete'),
+        );
+        return app.key;
+      },
+    ],
+    [
+      'a key of a tenant whose key another process destroyed (the key store is all this process sees change)',
+      async () => {
+        const app = await createApplication(PRIVATE);
+        await cached(app.key);
+        const other = SqliteKeyStore.open(vault.dir);
+        new AesGcmTokenCrypto(randomBytes(32), other).destroyTenantKey(admin.principal.tenantId);
+        other.close();
+        return app.key;
+      },
+    ],
   ])('refuses %s', async (_, arrange) => {
     const key = await arrange();
     const refused = authenticator.authenticate(key);

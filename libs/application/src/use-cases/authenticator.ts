@@ -1,6 +1,7 @@
 // Turns an API key into a principal: unknown, revoked (regenerated or deleted) and expired keys are all "not authenticated",
-// and so is the key of an application whose tenant does not exist (a tenant creation interrupted before TenantCreated).
-import { DomainError, effectivePermissions, effectiveRules } from '@vault/domain';
+// and so is the key of an application whose tenant does not exist (a tenant creation interrupted before TenantCreated)
+// or was deleted.
+import { DomainError, effectivePermissions, effectiveRules, tenantDeletedError, type TenantKeys } from '@vault/domain';
 import type { ApplicationDocument, ApplicationReadModel, TenantReadModel } from '../ports/read-models';
 import type { ApiKeys, Clock } from '../ports/system';
 import type { Principal } from './principal';
@@ -30,12 +31,15 @@ export class Authenticator {
     private readonly tenants: TenantReadModel,
     private readonly keys: ApiKeys,
     private readonly clock: Clock,
+    /** Asked on every request: a tenant deleted by any process sharing the key store is refused at once. */
+    private readonly tenantKeys: Pick<TenantKeys, 'isTenantKeyDestroyed'>,
   ) {}
 
   async authenticate(key: string | undefined): Promise<Principal> {
     if (!key) throw new DomainError('unauthenticated', 'The SVC-API-KEY header is missing.');
     const app = await this.lookup(this.keys.hash(key));
     if (!app) throw new DomainError('unauthenticated', 'The API key is not valid.');
+    if (this.tenantKeys.isTenantKeyDestroyed(app.tenant_id)) throw tenantDeletedError();
     if (app.expires_at !== null && Date.parse(app.expires_at) <= this.clock.now().getTime()) {
       throw new DomainError('unauthenticated', 'The API key has expired.');
     }
@@ -61,13 +65,14 @@ export class Authenticator {
 
   /**
    * The key's application, if its tenant exists: the tenant is written last, so this is what makes a new key usable.
-   * Tenants are never removed, so one seen to exist is not asked for again.
+   * A tenant seen to exist is not asked for again; its deletion is caught by the tenant key check on every request.
    */
   private async find(keyHash: string): Promise<ApplicationDocument | null> {
     const app = await this.applications.findByKeyHash(keyHash);
     if (!app) return null;
     if (this.knownTenants.has(app.tenant_id)) return app;
-    if (!(await this.tenants.get(app.tenant_id))) return null;
+    const tenant = await this.tenants.get(app.tenant_id);
+    if (!tenant || tenant.deleted) return null;
     if (this.knownTenants.size >= CACHE_SIZE) this.knownTenants.clear();
     this.knownTenants.add(app.tenant_id);
     return app;

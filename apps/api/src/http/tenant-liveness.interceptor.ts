@@ -1,0 +1,34 @@
+// API.md "Tenants": every key of a deleted tenant answers 401 from then on, a request already in flight included. The
+// guard refuses new requests; this refuses the answer of one that passed the guard before the deletion was durable,
+// just before it is sent (the tenant key check is one point query on the key store that every process shares).
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { map, Observable } from 'rxjs';
+import { tenantDeletedError, type TenantKeys } from '@vault/domain';
+import { TENANT_KEYS } from '@vault/nest';
+import type { AuthenticatedRequest } from './access.guard';
+
+const AFTER_DELETION = 'vault:answers-after-tenant-deletion';
+
+/** The route that deletes the tenant answers its own caller (204) after the tenant is gone. */
+export const AnswersAfterTenantDeletion = () => SetMetadata(AFTER_DELETION, true);
+
+@Injectable()
+export class TenantLivenessInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(TENANT_KEYS) private readonly tenantKeys: TenantKeys,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (this.reflector.get<boolean | undefined>(AFTER_DELETION, context.getHandler())) return next.handle();
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    return next.handle().pipe(
+      map((value) => {
+        const tenantId = request.principal?.tenantId;
+        if (tenantId !== undefined && this.tenantKeys.isTenantKeyDestroyed(tenantId)) throw tenantDeletedError();
+        return value;
+      }),
+    );
+  }
+}
