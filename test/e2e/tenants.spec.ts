@@ -199,7 +199,7 @@ describe('/tenants/self', () => {
     expect(readModelRowsOf(tenant.tenant_id)).toEqual({ tokens: 0, token_terms: 0, applications: 0, reactors: 0, formulas: 0 });
   });
 
-  it('answers a second DELETE with the deleted tenant's key with a 401', async () => {
+  it('answers a second DELETE with the deleted tenant’s key with a 401', async () => {
     const tenant = await createTenant(test, 'Twice');
     expect((await as(tenant.management_key).delete('/tenants/self')).status).toBe(204);
     expect((await as(tenant.management_key).delete('/tenants/self')).status).toBe(401);

@@ -3,7 +3,7 @@
 // just before it is sent (the tenant key check is one point query on the key store that every process shares).
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { map, Observable } from 'rxjs';
+import { catchError, map, Observable, throwError } from 'rxjs';
 import { tenantDeletedError, type TenantKeys } from '@vault/domain';
 import { TENANT_KEYS } from '@vault/nest';
 import type { AuthenticatedRequest } from './access.guard';
@@ -23,12 +23,14 @@ export class TenantLivenessInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (this.reflector.get<boolean | undefined>(AFTER_DELETION, context.getHandler())) return next.handle();
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const deleted = () => request.principal?.tenantId !== undefined && this.tenantKeys.isTenantKeyDestroyed(request.principal.tenantId);
     return next.handle().pipe(
       map((value) => {
-        const tenantId = request.principal?.tenantId;
-        if (tenantId !== undefined && this.tenantKeys.isTenantKeyDestroyed(tenantId)) throw tenantDeletedError();
+        if (deleted()) throw tenantDeletedError();
         return value;
       }),
+      // A failure caused by the deletion (a token purged mid-request is a 404) is the same 401.
+      catchError((error: unknown) => throwError(() => (deleted() ? tenantDeletedError() : error))),
     );
   }
 }
