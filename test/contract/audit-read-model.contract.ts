@@ -6,6 +6,7 @@ import {
   applyBatch,
   auditProjection,
   ProjectionSet,
+  tenantsProjection,
   type AuditListQuery,
   type AuditReadModel,
   type ProjectionStore,
@@ -13,12 +14,14 @@ import {
 } from '@vault/application';
 import type { AccessRecordedData, Actor, AuditEntry } from '@vault/domain';
 
+/** The store holds the `tenants` collection too: a deleted tenant's purge goes by its tombstone there. */
 export interface AuditReadModelUnderTest {
   projectionStore: ProjectionStore;
   audit: AuditReadModel;
 }
 
-type Event = Pick<RecordedEvent, 'type' | 'data' | 'metadata'>;
+/** An event to record; without a stream, it gets a stream of its own. */
+type Event = Pick<RecordedEvent, 'type' | 'data' | 'metadata'> & { streamId?: string };
 
 const appActor = (id: string): Actor => ({ type: 'application', id });
 const metadata = (tenant: string | null, actor: Actor, at: string) => ({ tenant_id: tenant, actor, timestamp: at, correlation_id: 'c' });
@@ -53,7 +56,7 @@ export function describeAuditReadModelContract(
     let rm: AuditReadModelUnderTest;
     let dispose: () => Promise<void>;
     let position = 1n;
-    const projections = new ProjectionSet([auditProjection]);
+    const projections = new ProjectionSet([tenantsProjection, auditProjection]);
 
     beforeAll(async () => {
       ({ readModels: rm, dispose } = await open());
@@ -62,11 +65,15 @@ export function describeAuditReadModelContract(
     });
     afterAll(() => dispose());
 
+    const revisions = new Map<string, bigint>();
     /** Appends the events to the log (in this order) and lets the projection apply them as the projector does. */
     const record = async (...events: Event[]): Promise<RecordedEvent[]> => {
-      const recorded = events.map((event): RecordedEvent => {
+      const recorded = events.map(({ streamId: stream, ...event }): RecordedEvent => {
         position += 1n;
-        return { ...event, streamId: `test-${position}`, revision: 0n, position: { commit: position, prepare: position } };
+        const streamId = stream ?? `test-${position}`;
+        const revision = revisions.has(streamId) ? revisions.get(streamId)! + 1n : 0n;
+        revisions.set(streamId, revision);
+        return { ...event, streamId, revision, position: { commit: position, prepare: position } };
       });
       await apply(recorded);
       return recorded;
@@ -198,6 +205,29 @@ export function describeAuditReadModelContract(
       });
       await record(tokenWrite('TokenCreated', tenant, randomUUID(), '2024-05-01T10:00:00.000Z'));
       expect(await list(tenant, { entity_id: formula })).toEqual({ total: 0, items: [] });
+    });
+
+    it("purges a deleted tenant's entries with its other documents, and drops its writes still in flight", async () => {
+      const [gone, kept] = [randomUUID(), randomUUID()];
+      const at = '2024-08-01T10:00:00.000Z';
+      const tenantEvent = (type: 'TenantCreated' | 'TenantDeleted', id: string): Event => ({
+        type,
+        data: type === 'TenantCreated' ? { id, name: 'n', created_by: 'cli', created_at: at } : { id, deleted_by: 'cli', deleted_at: at },
+        metadata: metadata(id, { type: 'operator', id: 'cli' }, at),
+        streamId: `tenant-${id}`,
+      });
+      await record(
+        tenantEvent('TenantCreated', gone),
+        tenantEvent('TenantCreated', kept),
+        tokenWrite('TokenCreated', gone, randomUUID(), at),
+        accessRecord(gone, { created_at: at }),
+        tokenWrite('TokenCreated', kept, randomUUID(), at),
+      );
+      expect((await list(gone)).total).toBe(3);
+      await record(tenantEvent('TenantDeleted', gone));
+      await record(tokenWrite('TokenCreated', gone, randomUUID(), at), accessRecord(gone, { created_at: at }));
+      expect(await list(gone)).toEqual({ total: 0, items: [] });
+      expect((await list(kept)).items.map((e) => e.operation)).toEqual(['create', 'create']);
     });
 
     it('drops access records created before the cutoff, in every tenant, and keeps every write', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Meilisearch } from 'meilisearch';
-import { MeiliAuditReadModel, meiliAuditCollection, MeiliReadModel } from '@vault/adapters/meilisearch';
+import { MeiliAuditReadModel, meiliAuditCollection, MeiliReadModel, meiliTenantsCollection } from '@vault/adapters/meilisearch';
 import { describeAuditReadModelContract } from './audit-read-model.contract';
 
 // A live server keeps its indexes between runs: every run gets its own index prefix, and dispose deletes its indexes.
@@ -11,7 +11,7 @@ if (url) {
   const prefix = `vault_audit_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
 
   describeAuditReadModelContract('Meilisearch', async () => {
-    const model = new MeiliReadModel({ host: url, apiKey, indexPrefix: prefix }, [meiliAuditCollection]);
+    const model = new MeiliReadModel({ host: url, apiKey, indexPrefix: prefix }, [meiliTenantsCollection, meiliAuditCollection]);
     await model.ensureSetup();
     return {
       readModels: { projectionStore: model, audit: new MeiliAuditReadModel(model) },

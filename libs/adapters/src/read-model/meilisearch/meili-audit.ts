@@ -18,10 +18,9 @@ const DROP_WAIT = { timeout: 600_000, interval: 200 };
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-export const meiliAuditCollection: MeiliCollection = meiliDocumentIndex(
+const auditIndex = meiliDocumentIndex(
   COLLECTION,
   {
-    // tenant_id also makes a tenant's entries one filtered delete away (tenant deletion purges the read models).
     tenant_id: (d) => stringOrNull(d.tenant_id),
     entity_type: (d) => stringOrNull(d.entity_type),
     entity_id: (d) => stringOrNull(d.entity_id),
@@ -37,6 +36,9 @@ export const meiliAuditCollection: MeiliCollection = meiliDocumentIndex(
 
 /** The tenant condition; keep it its own element of `filter`, never concatenated into another one. */
 const tenantFilter = (tenantId: string): string => `tenant_id = ${meiliQuote(tenantId)}`;
+
+// A deleted tenant's entries go with its other documents (the store purges by this filter).
+export const meiliAuditCollection: MeiliCollection = { ...auditIndex, tenantFilter };
 
 const accessFilter = `operation IN [${ACCESS_OPERATIONS.map(meiliQuote).join(', ')}]`;
 
