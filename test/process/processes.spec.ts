@@ -56,10 +56,10 @@ describe('the built service as processes', () => {
       method: 'POST',
       body: JSON.stringify({ name: 'writer', type: 'private', permissions: ['token:create', 'token:read'] }),
     });
-    const appKey = (await app.json()).key;
+    const appKey = ((await app.json()) as { key: string }).key;
     const token = await call('/tokens', appKey, { method: 'POST', body: JSON.stringify({ type: 'social_security_number', data: '123-45-6789' }) });
     expect(token.status).toBe(201);
-    const tokenId = (await token.json()).id;
+    const tokenId = ((await token.json()) as { id: string }).id;
     expect((await call(`/tokens/${tokenId}`, appKey)).status).toBe(200);
 
     const result = await runCli(['tenant', 'delete', '--id', created.tenant_id], env());
