@@ -172,6 +172,51 @@ describe('GET /logs', () => {
   });
 });
 
+describe('GET /logs with access records', () => {
+  let test: TestApp;
+  beforeAll(async () => (test = await startTestApp()));
+  afterAll(() => test.close());
+
+  /** Access records are durable before their answer, and projected a moment later: wait for `count` entries. */
+  const entriesOf = async (key: string, query: string, count: number): Promise<Entry[]> => {
+    for (let waited = 0; ; waited += 20) {
+      const response = await asKey(test, key).get(`/logs${query}`);
+      expect(response.status).toBe(200);
+      if (response.body.data.length >= count || waited > 3000) return response.body.data;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  it("shows a token's create, its reveal read and its update with the acting applications, and nothing for a mask read or a search that revealed none", async () => {
+    const tenant = await createTenant(test, 'acceptance');
+    const permissions = ['token:create', 'token:read', 'token:update', 'token:search'];
+    const rule = (transform: string) => [{ priority: 1, container: '/', transform, permissions }];
+    const revealer = await createApplication(test, { name: 'revealer', type: 'private', permissions, rules: rule('reveal') }, tenant.management_key);
+    const masker = await createApplication(test, { name: 'masker', type: 'private', permissions, rules: rule('mask') }, tenant.management_key);
+    const created = await asKey(test, masker.key).post('/tokens', { type: 'social_security_number', data: '123-45-6789' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect((await asKey(test, revealer.key).get(`/tokens/${id}`)).body.data).toBe('123-45-6789');
+    expect((await asKey(test, masker.key).get(`/tokens/${id}`)).body.data).toBe('XXX-XX-6789');
+    expect((await asKey(test, masker.key).post('/tokens/search', { query: `id:${id}` })).body.data).toHaveLength(1);
+    expect((await asKey(test, masker.key).patch(`/tokens/${id}`, { metadata: { step: 'patched' } })).status).toBe(200);
+    const found = await asKey(test, revealer.key).post('/tokens/search', { query: `id:${id}` });
+    expect(found.body.data.map((t: { data: string }) => t.data)).toEqual(['123-45-6789']);
+
+    const entries = await entriesOf(tenant.management_key, `?entity_id=${id}`, 3);
+    expect(entries.map((e) => [e.operation, e.actor_type, e.actor_id, e.message])).toEqual([
+      ['update', 'application', masker.id, 'Token updated'],
+      ['reveal', 'application', revealer.id, 'Token revealed in plaintext (GET /tokens/{id})'],
+      ['create', 'application', masker.id, 'Token created'],
+    ]);
+    // The search has no one entity: it is listed by type, with its count and never its query.
+    const tokens = await entriesOf(tenant.management_key, '?entity_type=token', 4);
+    expect(tokens[0]).toMatchObject({ operation: 'search', entity_id: null, actor_id: revealer.id, message: 'Search returned 1 token in plaintext' });
+    expect(tokens).toHaveLength(4);
+    for (const secret of ['123-45-6789', 'XXX-XX-6789', 'patched', `id:${id}`]) expect(JSON.stringify(tokens)).not.toContain(secret);
+  });
+});
+
 describe('audit retention (VAULT_AUDIT_RETENTION_DAYS)', () => {
   const DAY = 86_400_000;
 
