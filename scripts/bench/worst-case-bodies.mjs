@@ -140,6 +140,15 @@ const refused = {
   nested: () => `{"a":${nestedArrays(Math.floor((ALMOST - 10) / 2))}}`,
   wideObjects: (field) => padded(ALMOST, `{"${field}":[`, '{"constructor":1,"b":[1]}', ']}'),
   tooLarge: () => `{"a":"${str(MiB, 'x')}"}`,
+  // What JSON.parse alone spends most on: many small objects, many distinct keys (refused before parsing).
+  emptyObjects: () => padded(ALMOST, '{"query":[', '{}', ']}'),
+  distinctKeys: () => `{"query":{${many(Math.floor((ALMOST - 20) / 12), (i) => `"${i.toString(36).padStart(4, '0')}":0`).join(',')}}}`,
+};
+
+// The largest bodies the parser reads (100,000 values, 20,000 members): parsed, then refused by the endpoint.
+const atTheCaps = {
+  values: () => `{"query":[${many(99_998, () => '{}').join(',')}]}`,
+  members: () => `{"query":{${many(20_000, (i) => `"${i.toString(36).padStart(4, '0')}":0`).join(',')}}}`,
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -220,6 +229,10 @@ const cases = [
   ['POST /tokens/search', 'refused: a query of 1 MiB', 'POST', '/tokens/search', holder.key, JSON.stringify({ query: str(ALMOST - 20, 'a') }), [400]],
   ['POST /tokens/search', 'refused: 1 MiB of objects as the query', 'POST', '/tokens/search', holder.key, refused.wideObjects('query'), [400]],
   ['POST /tokens/search', 'refused: 1 MiB nested 500,000 deep', 'POST', '/tokens/search', holder.key, refused.nested(), [400]],
+  ['POST /tokens/search', 'refused: 1 MiB of empty objects (350,000)', 'POST', '/tokens/search', holder.key, refused.emptyObjects(), [400]],
+  ['POST /tokens/search', 'refused: 1 MiB of distinct keys (87,000)', 'POST', '/tokens/search', holder.key, refused.distinctKeys(), [400]],
+  ['POST /tokens/search', 'refused after parsing: 99,999 objects (the value cap)', 'POST', '/tokens/search', holder.key, atTheCaps.values(), [400]],
+  ['POST /tokens/search', 'refused after parsing: 20,000 distinct keys (the member cap)', 'POST', '/tokens/search', holder.key, atTheCaps.members(), [400]],
   ['POST /reactor-formulas', 'largest valid body (100 settings, 200 parameters, 50,000 characters of code, 100 KB icon)', 'POST', '/reactor-formulas', admin, JSON.stringify(maxFormula()), [201]],
   ['POST /reactor-formulas', 'refused (422): code of 50,000 characters nested 25,000 deep', 'POST', '/reactor-formulas', admin, JSON.stringify({ ...maxFormula(), icon: null, code: `module.exports = async () => ${str(24_980, '(')}1${str(24_980, ')')};` }), [422]],
   ['POST /reactor-formulas', 'refused: 20,000 request parameters', 'POST', '/reactor-formulas', admin, JSON.stringify({ ...maxFormula(), icon: null, configuration: [], request_parameters: many(20_000, (i) => ({ name: `a.b.c.d.e.f.g.h${i}`, type: 'string' })) }), [400]],

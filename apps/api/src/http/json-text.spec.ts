@@ -1,4 +1,14 @@
-import { findJsonSyntaxError, findJsonSyntaxErrorInSlices, MAX_BODY_DEPTH, readJsonText, textNestsDeeper } from './json-text';
+import fc from 'fast-check';
+import {
+  findJsonSyntaxError,
+  findJsonSyntaxErrorInSlices,
+  MAX_BODY_DEPTH,
+  MAX_BODY_MEMBERS,
+  MAX_BODY_VALUES,
+  measureJsonText,
+  readJsonText,
+  textNestsDeeper,
+} from './json-text';
 
 const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
 const nestedObject = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
@@ -105,5 +115,42 @@ describe('textNestsDeeper reads the depth from the text, outside strings', () =>
   ])('%s deeper than %i: %s', (text, max, expected) => {
     expect(() => JSON.parse(text)).not.toThrow();
     expect(textNestsDeeper(text, max)).toBe(expected);
+  });
+});
+
+describe('measureJsonText counts values and members from the text alone', () => {
+  /** The reference: values and members of the parsed value. */
+  const count = (value: unknown): { values: number; members: number } => {
+    if (value === null || typeof value !== 'object') return { values: 1, members: 0 };
+    const children = Array.isArray(value) ? value : Object.values(value);
+    const own = Array.isArray(value) ? 0 : children.length;
+    return children.map(count).reduce((a, b) => ({ values: a.values + b.values, members: a.members + b.members }), { values: 1, members: own });
+  };
+
+  it('agrees with the parsed value for any JSON, compact or indented', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.boolean(), (value, indent) => {
+        const text = JSON.stringify(value, null, indent ? 2 : undefined);
+        const { tooDeep, ...measured } = measureJsonText(text, 1000);
+        expect(tooDeep).toBe(false);
+        expect(measured).toEqual(count(JSON.parse(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each<[string, string]>([
+    [`${MAX_BODY_VALUES + 1} values`, `[${Array.from({ length: MAX_BODY_VALUES }, () => '{}').join(',')}]`],
+    [`${MAX_BODY_VALUES + 1} numbers and arrays`, `[${Array.from({ length: MAX_BODY_VALUES }, () => '0').join(',')}]`],
+  ])('refuses a body of %s before parsing it', async (_title, text) => {
+    await expect(readJsonText(text)).resolves.toEqual({ ok: false, problem: `must not hold more than ${MAX_BODY_VALUES} JSON values.` });
+    const [ok] = [`[${Array.from({ length: MAX_BODY_VALUES - 1 }, () => '0').join(',')}]`];
+    expect((await readJsonText(ok)).ok).toBe(true);
+  });
+
+  it(`refuses more than ${MAX_BODY_MEMBERS} object members, and takes exactly that many`, async () => {
+    const members = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    await expect(readJsonText(members(MAX_BODY_MEMBERS + 1))).resolves.toEqual({ ok: false, problem: `must not hold more than ${MAX_BODY_MEMBERS} object members.` });
+    expect((await readJsonText(members(MAX_BODY_MEMBERS))).ok).toBe(true);
   });
 });
