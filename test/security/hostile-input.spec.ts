@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { MANAGEMENT_PERMISSIONS } from '@vault/domain';
 import { ImportOfficialFormulaCommand } from '@vault/application';
 import { VaultBus } from '@vault/nest';
-import { createApplication, startTestApp, TestApp } from '../support/test-app';
+import { createApplication, createTenant, startTestApp, TestApp } from '../support/test-app';
 
 const TOTAL_RUNS = Number(process.env.VAULT_FUZZ_RUNS ?? 240);
 const WINDOW = 6;
@@ -193,6 +193,8 @@ const queryString: fc.Arbitrary<{ text: string; secrets: string[] }> = fc
 interface World {
   adminKey: string;
   privateKey: string;
+  /** The management key of a tenant of its own, which DELETE /tenants/self deletes (its later requests are 401s). */
+  victimTenantKey: string;
   ids: Record<'token' | 'formula' | 'application' | 'victimToken' | 'victimFormula' | 'victimApplication' | 'reactor' | 'victimReactor', string>;
 }
 
@@ -211,7 +213,7 @@ const pathId = (world: () => World, kind: IdKind) =>
 // Endpoints
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Who = 'admin' | 'private' | 'none';
+type Who = 'admin' | 'private' | 'victimTenant' | 'none';
 
 interface Endpoint {
   method: Method;
@@ -295,6 +297,10 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'patch', path: '/reactors/{id}', id: 'reactor', who: 'admin', body: reactorPatchBody },
   { method: 'delete', path: '/reactors/{id}', id: 'victimReactor', who: 'admin' },
   { method: 'post', path: '/reactors/{id}/react', id: 'reactor', who: 'private', body: reactBody },
+  { method: 'get', path: '/logs', who: 'admin' },
+  { method: 'get', path: '/tenants/self', who: 'admin' },
+  { method: 'put', path: '/tenants/self', who: 'admin', body: { name: 'Fuzzed tenant' } },
+  { method: 'delete', path: '/tenants/self', who: 'victimTenant' },
   { method: 'get', path: '/health', who: 'none' },
   { method: 'get', path: '/health/live', who: 'none' },
   { method: 'get', path: '/health/ready', who: 'none' },
@@ -327,7 +333,16 @@ const requestFor = (endpoint: Endpoint, world: () => World): fc.Arbitrary<Fuzzed
     })
     .map(({ id, query, body, key, contentType }) => {
       const w = world();
-      const apiKey = key.key === 'secret' ? key.text! : key.key === 'admin' ? w.adminKey : key.key === 'private' ? w.privateKey : null;
+      const apiKey =
+        key.key === 'secret'
+          ? key.text!
+          : key.key === 'admin'
+            ? w.adminKey
+            : key.key === 'private'
+              ? w.privateKey
+              : key.key === 'victimTenant'
+                ? w.victimTenantKey
+                : null;
       return {
         method: endpoint.method,
         path: endpoint.path.replace('{id}', id) + query.text,
@@ -402,6 +417,7 @@ describe('hostile input against every endpoint', () => {
     world = {
       adminKey: admin.key,
       privateKey: holder.key,
+      victimTenantKey: (await createTenant(test, 'fuzz victim tenant')).management_key,
       ids: {
         token: await created(post(holder.key, '/tokens', { type: 'token', data: { a: 1 } })),
         victimToken: await created(post(holder.key, '/tokens', { type: 'token', data: 'victim' })),
@@ -478,7 +494,7 @@ describe('hostile input against every endpoint', () => {
     await check({
       method: endpoint.method,
       path: endpoint.path.replace('{id}', endpoint.id ? world.ids[endpoint.id] : ''),
-      key: endpoint.who === 'admin' ? world.adminKey : world.privateKey,
+      key: endpoint.who === 'admin' ? world.adminKey : endpoint.who === 'victimTenant' ? world.victimTenantKey : world.privateKey,
       body: { text: body, secrets: [] },
       contentType: endpoint.method === 'patch' ? 'application/merge-patch+json' : 'application/json',
       secrets: [SECRET],
