@@ -180,6 +180,11 @@ describe('auditEntryOf', () => {
     expect(auditEntryOf({ ...deleted, metadata: metadataOf({ type: 'operator', id: 'cli' }, null) })).toBeNull();
   });
 
+  it("takes the tenant and the time from the metadata when an older event's data lacks them", () => {
+    const event = { type: 'TokenDeleted', data: { id: ID, reason: 'requested', deleted_by: APP }, metadata: metadataOf() };
+    expect(auditEntryOf(event)).toEqual(expected({ operation: 'delete', message: 'Token deleted' }));
+  });
+
   it.each(['TokenSearched', 'toString', '__proto__', 'constructor'])('makes no entry for the event type %j', (type) => {
     expect(auditEntryOf({ type, data: { id: ID, tenant_id: TENANT }, metadata: metadataOf() })).toBeNull();
   });

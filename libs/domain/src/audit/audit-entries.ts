@@ -109,9 +109,17 @@ export const isAuditedEventType = (type: string): type is AuditedEvent['type'] =
 export function auditEntryOf(event: { type: string; data: unknown; metadata: EventMetadata }): AuditEntry | null {
   if (!isAuditedEventType(event.type)) return null;
   const describe = DESCRIBE[event.type] as (data: unknown, metadata: EventMetadata) => Described;
-  const { tenant_id, ...described } = describe(event.data, event.metadata);
-  if (tenant_id === null) return null;
-  return { tenant_id, actor_id: event.metadata.actor.id, actor_type: actorTypeOf(event.metadata), ...described };
+  const { tenant_id, created_at, ...described } = describe(event.data, event.metadata);
+  // An event written before a field existed must not stop the projector: its metadata says the same.
+  const tenant = tenant_id === undefined ? event.metadata.tenant_id : tenant_id;
+  if (tenant === null) return null;
+  return {
+    tenant_id: tenant,
+    actor_id: event.metadata.actor.id,
+    actor_type: actorTypeOf(event.metadata),
+    ...described,
+    created_at: typeof created_at === 'string' ? created_at : event.metadata.timestamp,
+  };
 }
 
 /** The operations of access records: what retention drops. Entries of writes are kept for as long as the log is. */

@@ -17,7 +17,13 @@ export const auditTable: SqliteCollection = {
     {
       // tenant_id also makes a tenant's entries one DELETE away (tenant deletion purges the read models).
       tenant_id: { type: 'TEXT', value: (d) => d.tenant_id as string },
-      created_ms: { type: 'INTEGER', value: (d) => Date.parse(d.created_at as string) },
+      created_ms: {
+        type: 'INTEGER',
+        value: (d) => {
+          const ms = Date.parse(d.created_at as string);
+          return Number.isFinite(ms) ? ms : null;
+        },
+      },
       sort_key: { type: 'TEXT', value: (d) => d.sort_key as string },
       entity_type: { type: 'TEXT', value: (d) => d.entity_type as string },
       entity_id: { type: 'TEXT', value: (d) => (d.entity_id as string | null) ?? null },
