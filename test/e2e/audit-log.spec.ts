@@ -214,6 +214,10 @@ describe('GET /logs with access records', () => {
     expect(tokens[0]).toMatchObject({ operation: 'search', entity_id: null, actor_id: revealer.id, message: 'Search returned 1 token in plaintext' });
     expect(tokens).toHaveLength(4);
     for (const secret of ['123-45-6789', 'XXX-XX-6789', 'patched', `id:${id}`]) expect(JSON.stringify(tokens)).not.toContain(secret);
+
+    // Without VAULT_AUDIT_RETENTION_DAYS, access records are kept forever: a sweep a thousand years on drops nothing.
+    expect(await test.app.get(AuditRetentionSweeper).sweep(new Date('3026-01-01T00:00:00Z'))).toBe(0);
+    expect(await entriesOf(tenant.management_key, '?entity_type=token', 4)).toEqual(tokens);
   });
 });
 
