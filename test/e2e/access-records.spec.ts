@@ -3,6 +3,7 @@
 // event store; mask reads leave none; no record holds token data, a query, args or configuration values.
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@vault/application';
+import type { AccessRecordedData } from '@vault/domain';
 import { EVENT_STORE } from '@vault/nest';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 
@@ -23,7 +24,7 @@ describe('access records', () => {
 
   /** The tenant's audit stream as stored: each event's type, data and metadata. */
   const audit = async () =>
-    (await test.app.get<symbol, EventStore>(EVENT_STORE).readStream(`audit-${tenantId}`)).map(({ type, data, metadata }) => ({ type, data, metadata }));
+    (await test.app.get<symbol, EventStore>(EVENT_STORE).readStream(`audit-${tenantId}`)).map(({ type, data, metadata }) => ({ type, data: data as AccessRecordedData, metadata }));
   /** The records appended by `run`, in order. */
   const recordedBy = async (run: () => Promise<unknown>) => {
     const before = (await audit()).length;

@@ -5,6 +5,7 @@ import {
   AccessLog,
   Authenticator,
   CommandRunner,
+  DEFAULT_GROUP_COMMIT,
   disabledAccessLog,
   EventStore,
   GroupCommitAccessLog,
@@ -193,7 +194,7 @@ export class VaultCoreModule {
           useFactory: (events: EventStore, logger: JsonLogger): AccessLog =>
             config.auditAccessRecords
               ? new GroupCommitAccessLog(events, {
-                  maxBatch: 500,
+                  ...DEFAULT_GROUP_COMMIT,
                   onAppendFailed: (error, records) =>
                     logger.error('access records not written; their requests answer 503', { error: (error as Error)?.name ?? typeof error, records }),
                 })

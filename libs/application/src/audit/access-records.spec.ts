@@ -3,7 +3,7 @@
 // plaintext answer without a durable record is not).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
-import { auditStream, type AccessRule, type AccessTransform } from '@vault/domain';
+import { auditStream, type AccessRecordedData, type AccessRule, type AccessTransform } from '@vault/domain';
 import { tokensProjection } from '../projections/tokens.projection';
 import { openEmbedded, type Embedded } from '../testing/embedded';
 import { DetokenizeHandler, DetokenizeQuery } from '../use-cases/tokenize';
@@ -57,7 +57,7 @@ describe('access records of the handlers that show plaintext', () => {
   });
   const create = async (data = SSN) =>
     (await creator.execute(new CreateTokenCommand(caller('reveal'), { type: 'social_security_number', data }))).token.id;
-  const audit = async () => (await vault.events.readStream(auditStream(tenantId))).map((e) => e.data);
+  const audit = async () => (await vault.events.readStream(auditStream(tenantId))).map((e) => e.data as AccessRecordedData);
 
   it('GET with reveal records one reveal of the token by the caller; mask and redact record nothing', async () => {
     const id = await create();

@@ -6,7 +6,7 @@ import { auditStream, DomainError, type AccessRecordedData, type Actor } from '@
 import { runWithRequestContext } from '../request-context';
 import { tempDataDir } from '../testing/embedded';
 import { failAuditAppends, interceptAppends, type InterceptedStore } from './event-store.fixtures';
-import { AccessNotRecordedError, GroupCommitAccessLog } from './group-commit-access-log';
+import { AccessNotRecordedError, DEFAULT_GROUP_COMMIT, GroupCommitAccessLog } from './group-commit-access-log';
 
 const APP: Actor = { type: 'application', id: 'app-1' };
 
@@ -76,6 +76,23 @@ describe('GroupCommitAccessLog', () => {
     expect(await durable('tenant-a')).toHaveLength(31);
   });
 
+  it('starts a batch once flushAt records wait, not only at the end of the turn, so the first callers need not wait for the last', async () => {
+    const log = new GroupCommitAccessLog(store, { maxBatch: 500, flushAt: 8 });
+    const calls: Promise<void>[] = [];
+    // One call per microtask checkpoint, as requests handled one after another in a turn make them.
+    for (let i = 0; i < 20; i++) {
+      calls.push(log.record([aReveal()], APP));
+      await Promise.resolve();
+    }
+    await Promise.all(calls);
+    // Each append starts a microtask or two after its eighth record, so a record or two more may join it.
+    const sizes = store.batches.map(recordsIn);
+    expect(sizes.length).toBeGreaterThanOrEqual(2);
+    expect(sizes.slice(0, -1).every((n) => n >= 8 && n <= 10)).toBe(true);
+    expect(sizes.reduce((sum, n) => sum + n, 0)).toBe(20);
+    expect(await durable('tenant-a')).toHaveLength(20);
+  });
+
   it('resolves only once the records are in the file: not while the append is held', async () => {
     const log = new GroupCommitAccessLog(store);
     let release!: () => void;
@@ -90,7 +107,7 @@ describe('GroupCommitAccessLog', () => {
   });
 
   it('bounds a batch: 35 records at most 10 an append, and a call of 25 resolves when all its appends have', async () => {
-    const log = new GroupCommitAccessLog(store, { maxBatch: 10 });
+    const log = new GroupCommitAccessLog(store, { maxBatch: 10, flushAt: 500 });
     await Promise.all([
       log.record(Array.from({ length: 25 }, () => aReveal()), APP),
       ...Array.from({ length: 10 }, () => log.record([aReveal()], APP)),
@@ -101,7 +118,7 @@ describe('GroupCommitAccessLog', () => {
 
   it('rejects every caller of a failed append with a 503, and writes the next batch once the store is back', async () => {
     const failures: number[] = [];
-    const log = new GroupCommitAccessLog(store, { maxBatch: 500, onAppendFailed: (_error, records) => failures.push(records) });
+    const log = new GroupCommitAccessLog(store, { ...DEFAULT_GROUP_COMMIT, onAppendFailed: (_error, records) => failures.push(records) });
     store.failWith = failAuditAppends;
     const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => log.record([aReveal()], APP)));
     expect(outcomes.map((o) => o.status)).toEqual(Array(5).fill('rejected'));
