@@ -241,4 +241,71 @@ describe('react shows the caller no more of a token than its own token:read rule
       expect(response.body.tokens.a.search_indexes.length).toBeGreaterThan(0);
     });
   });
+
+  describe('third review: the caller\'s own later reads of a derived token show nothing derived from the data', () => {
+    const plainToken = async (data: unknown, fields: Record<string, unknown> = {}) =>
+      (await as(revealer).post('/tokens', { type: 'token', data, ...fields })).body.id as string;
+
+    it('a card and an SSN made from `token` tokens the masker sees without data: its GET shows no mask, and no fingerprint links them', async () => {
+      const unmaskedCard = await plainToken('4111111111111111');
+      const unmaskedSsn = await plainToken('123-45-6789');
+      const id = await createReactor('tokenize-payload.json', { container: '/general/high/', deduplicate: false });
+      for (const [source, type] of [
+        [unmaskedCard, 'card_number'],
+        [unmaskedSsn, 'social_security_number'],
+      ] as const) {
+        const response = await react(id, { payload: { x: `{{ ${source} }}` }, token_type: type }, masker);
+        expect(response.status).toBe(200);
+        const made = await as(masker).get(`/tokens/${response.body.tokens[0].id}`);
+        expect(made.status).toBe(200);
+        expect(made.body).not.toHaveProperty('data');
+        expect(made.text).not.toMatch(/1111|6789/);
+        // Its fingerprint is of a random value: a token the masker makes of a guess does not share it.
+        const guess = await as(masker).post('/tokens', { type, data: type === 'card_number' ? '4111111111111111' : '123-45-6789' });
+        expect(guess.body.fingerprint).not.toBe(made.body.fingerprint);
+        const byFingerprint = await as(masker).post('/tokens/search', { query: `fingerprint:${guess.body.fingerprint}`, size: 100 });
+        const found = byFingerprint.body.data.map((t: { id: string }) => t.id);
+        expect(found).toContain(guess.body.id);
+        expect(found).not.toContain(made.body.id);
+      }
+    });
+
+    it('an object token split into fields by a redacting caller: no per-field fingerprint confirms a guess of a field', async () => {
+      const redacter = (
+        await createApplication(test, { name: 'redacter', type: 'private', permissions: ALL, rules: [{ priority: 1, container: '/', transform: 'redact', permissions: ALL }] })
+      ).key;
+      const object = await plainToken({ ssn: '987-65-4321', pin: '1234' });
+      const id = await createReactor('tokenize-payload.json', { container: '', deduplicate: false });
+      const response = await react(id, { payload: `{{ ${object} }}` }, redacter);
+      expect(response.status).toBe(200);
+      const guess = await as(redacter).post('/tokens', { type: 'token', data: '1234' });
+      for (const { id: made } of response.body.tokens) {
+        const view = await as(redacter).get(`/tokens/${made}`);
+        expect(view.body.fingerprint).not.toBe(guess.body.fingerprint);
+      }
+      const byFingerprint = await as(redacter).post('/tokens/search', { query: `fingerprint:${guess.body.fingerprint}`, size: 100 });
+      const found = byFingerprint.body.data.map((t: { id: string }) => t.id);
+      expect(found).toContain(guess.body.id);
+      for (const { id: made } of response.body.tokens) expect(found).not.toContain(made);
+    });
+
+    it('deduplication through a reactor application that reveals shows the match by the invoking caller\'s own create rule (mask), never more', async () => {
+      const deduper = await createReactor('tokenize-payload.json', { container: '', deduplicate: true }, revealApp.id);
+      const record = await as(revealer).post('/tokens', {
+        type: 'token',
+        data: { ssn: '123-45-6789', name: 'Ada Lovelace', dob: '1815-12-10' },
+        fingerprint_expression: '{{ data.ssn | stringify }}',
+      });
+      expect(record.status).toBe(201);
+      expect((await as(masker).get(`/tokens/${record.body.id}`)).body).not.toHaveProperty('data');
+      const response = await react(deduper, { payload: { x: '123-45-6789' } }, masker);
+      expect(response.status).toBe(200);
+      expect(response.body.tokens.x.id).toBe(record.body.id);
+      expect(response.body.tokens.x).not.toHaveProperty('data');
+      expect(response.text).not.toMatch(/Lovelace|1815/);
+      // A revealing caller's own deduplication still shows it revealed.
+      const revealing = await react(deduper, { payload: { x: '123-45-6789' } }, revealer);
+      expect(revealing.body.tokens.x.data).toEqual({ ssn: '123-45-6789', name: 'Ada Lovelace', dob: '1815-12-10' });
+    });
+  });
 });

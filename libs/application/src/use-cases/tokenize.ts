@@ -78,11 +78,17 @@ const idOnlyView = (token: Pick<TokenView, keyof IdOnlyView>): IdOnlyView => ({
   created_at: token.created_at,
 });
 
-/** The request without search indexes: neither the type's defaults nor the code's own. */
-const withoutSearchIndexes = (request: ValidTokenCreate): ValidTokenCreate => ({
+/**
+ * The request as a token made from data the invoking caller does not see whole: nothing derived from the data that
+ * the caller's own reads and searches of the new token could show later (API.md "What a write may reveal": the mask,
+ * the search indexes and the fingerprint are data). No mask, no search indexes (neither the type's defaults nor the
+ * code's), and a fingerprint of a random value: it matches no guess, no other token and no later deduplication.
+ */
+const withoutDerivedValues = (request: ValidTokenCreate, nonce: string): ValidTokenCreate => ({
   ...request,
-  draft: { ...request.draft, search_indexes: [] },
-  prepared: { ...request.prepared, search_values: [] },
+  deduplicate_token: false,
+  draft: { ...request.draft, search_indexes: [], mask: null },
+  prepared: { ...request.prepared, search_values: [], masked: null, fingerprint_input: `derived-under-cap\u0000${nonce}` },
 });
 
 /** Tokenizes `body` as `caller`: the answer has the body's shape, each request or leaf replaced by its token. */
@@ -144,7 +150,9 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
       // The crypto and the index answer without waiting for I/O: a turn of the event loop between tokens keeps a body
       // of 100 from holding it (API.md "Transport": 50 ms).
       if (i > 0) await nextTurn();
-      const { request } = planned;
+      // Made from data the caller does not see whole: nothing derived from it, and no deduplication (whether an
+      // existing token matches would tell about the data).
+      const request = idOnly ? withoutDerivedValues(planned.request, this.ids.newId()) : planned.request;
       const fingerprint = tokenFingerprint(this.crypto, tenantId, request);
       const key = `${request.draft.type}\u0000${fingerprint}`;
       if (request.deduplicate_token) {
@@ -166,8 +174,7 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
       }
       newest.set(key, creations.length);
       results.push({ created: creations.length });
-      const toCreate = idOnly ? { ...planned, request: withoutSearchIndexes(request) } : planned;
-      creations.push({ planned: toCreate, id: request.id ?? this.ids.newId(), fingerprint, rule: createRules[i]! });
+      creations.push({ planned: { ...planned, request }, id: request.id ?? this.ids.newId(), fingerprint, rule: createRules[i]! });
     }
 
     const outcomes = await this.runner.runMany(
@@ -209,7 +216,14 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
     const page = await this.index.search({ tenantId: lookup.tenantId, query, now: lookup.now.getTime(), page: 1, size: 1 });
     const existing = page.items[0];
     if (!existing) return null;
-    if (onBehalfOf.cap === null) return toTokenView(existing, deduplicationRule(lookup.rules, existing)!, this.crypto);
+    if (onBehalfOf.cap === null) {
+      // The args held no token: the invoking caller supplied the data, and sees the match as its own POST /tokens
+      // deduplication would show it, never more than the tokenizing application's rule does either.
+      const callerRule = deduplicationRule(onBehalfOf.rules, existing);
+      if (!callerRule) return null;
+      const transform = cappedTransform(callerRule.transform, deduplicationRule(lookup.rules, existing)!.transform);
+      return toTokenView(existing, { ...callerRule, transform }, this.crypto);
+    }
     if (mostRevealing(onBehalfOf.rules, existing.containers, onBehalfOf.cap)) return null;
     return this.cappedView(existing, onBehalfOf.rules, onBehalfOf.cap);
   }
