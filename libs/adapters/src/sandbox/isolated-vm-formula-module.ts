@@ -32,6 +32,8 @@ export interface RunHost {
   fetch(requestJson: string): Promise<string>;
   /** Fetches not settled yet, beyond which the sandbox's fetch throws without calling `fetch`. */
   maxPendingFetches: number;
+  /** Fetches of the whole run, beyond which the sandbox's fetch throws without calling `fetch`. */
+  maxFetchesPerRun: number;
   /** Longest request JSON the sandbox hands to `fetch`; a longer one throws in the sandbox. */
   maxFetchRequestBytes: number;
   /** Disposes the isolate when it aborts, wherever the code is; every step then fails as out of time. */
@@ -131,7 +133,7 @@ class Sandbox implements LoadedFormula {
     const context = await this.isolate.createContext();
     const setup: ivm.Reference = await context.eval(SANDBOX_PRELUDE, { reference: true });
     const settings: PreludeSettings = this.run
-      ? { modules: 'unavailable', fetch: { maxPending: this.run.maxPendingFetches, maxRequestChars: this.run.maxFetchRequestBytes } }
+      ? { modules: 'unavailable', fetch: { maxPending: this.run.maxPendingFetches, maxPerRun: this.run.maxFetchesPerRun, maxRequestChars: this.run.maxFetchRequestBytes } }
       : { modules: 'stub' };
     const prelude: ivm.Reference = await setup.apply(undefined, [JSON.stringify(settings), this.hostFetch], {
       result: { reference: true },

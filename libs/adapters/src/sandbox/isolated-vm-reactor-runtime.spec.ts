@@ -337,11 +337,24 @@ describe('IsolatedVmReactorRuntime bridges fetch to allowed hosts only', () => {
 
   it('refuses a request larger than maxFetchRequestBytes before it leaves the sandbox', async () => {
     const code = withHosts(`module.exports = async () => {
-      try { await fetch('{allowed}/card', { method: 'POST', body: 'x'.repeat(1024 * 1024) }); } catch (error) { return { raw: error.message }; }
+      try { await fetch('{allowed}/card', { method: 'POST', body: 'x'.repeat(256 * 1024) }); } catch (error) { return { raw: error.message }; }
     };`);
     const before = allowed.received.length;
-    expect(succeeded(await runtime().run(code, request)).raw).toBe('fetch: the request (URL, headers and body) is larger than 1048576 bytes.');
+    expect(succeeded(await runtime().run(code, request)).raw).toBe('fetch: the request (URL, headers and body) is larger than 262144 bytes.');
     expect(allowed.received.length).toBe(before);
+  });
+
+  it('lets a run send at most maxFetchesPerRun fetches in all, one after the other or not', async () => {
+    const code = withHosts(`module.exports = async () => {
+      let answered = 0;
+      for (let i = 0; i < 70; i++) {
+        try { await fetch('{allowed}/card?n=' + i); answered++; } catch (error) { return { raw: { answered, message: error.message } }; }
+      }
+      return { raw: { answered } };
+    };`);
+    const before = allowed.received.length;
+    expect(succeeded(await runtime().run(code, request)).raw).toEqual({ answered: 64, message: 'fetch: at most 64 fetches per invocation.' });
+    expect(allowed.received.length - before).toBe(64);
   });
 
   it('lets a run have at most maxPendingFetches fetches under way, maxFetchesInFlight of them sent', async () => {

@@ -30,6 +30,8 @@ export interface ReactorRuntimeOptions {
   maxFetchesInFlight: number;
   /** Fetches of one run not settled yet, in flight or waiting; one more throws in the code. */
   maxPendingFetches: number;
+  /** Fetches of one run in all, answered or not; one more throws in the code. */
+  maxFetchesPerRun: number;
   /** Largest request of a fetch (URL, headers and body, as JSON in UTF-8); a larger one throws in the code. */
   maxFetchRequestBytes: number;
   /** Largest `raw`, and largest `tokenize`, as UTF-8 JSON. */
@@ -45,7 +47,9 @@ export const DEFAULT_REACTOR_RUNTIME_OPTIONS: Omit<ReactorRuntimeOptions, 'queue
   maxFetchRedirects: 5,
   maxFetchesInFlight: 4,
   maxPendingFetches: 16,
-  maxFetchRequestBytes: 1024 * 1024,
+  maxFetchesPerRun: 64,
+  // Each request is copied out of the isolate, outside its heap limit: kept well under the response cap.
+  maxFetchRequestBytes: 256 * 1024,
   maxResultBytes: MAX_REACTOR_RESULT_BYTES,
 };
 
@@ -65,8 +69,8 @@ export const DEFAULT_REACTOR_RUNTIME_OPTIONS: Omit<ReactorRuntimeOptions, 'queue
  *   authorization, cookie and proxy-authorization headers; 303 (and 301/302 after POST) turn into a GET;
  * - it resolves to a frozen `{ status, ok, url, headers: { get(name), has(name), entries() }, text(), json() }`
  *   with the whole body read (at most `maxFetchResponseBytes`), so `text()` and `json()` may be called again;
- * - a run has at most `maxPendingFetches` fetches under way, `maxFetchesInFlight` of them sent, the others waiting;
- *   a request (URL, headers and body as JSON) is at most `maxFetchRequestBytes`;
+ * - a run has at most `maxPendingFetches` fetches under way, `maxFetchesInFlight` of them sent, the others waiting,
+ *   and `maxFetchesPerRun` in all (a refused one counts too); a request (URL, headers and body as JSON) is at most `maxFetchRequestBytes`;
  * - a refusal, a network failure, a body too large, a bound above or the end of the run's time rejects it with a
  *   TypeError whose message names at most the host.
  * No timers, no Buffer, URL, TextEncoder or other Node.js or web APIs.
@@ -83,7 +87,7 @@ export class IsolatedVmReactorRuntime implements ReactorRuntime {
   constructor(options: Partial<ReactorRuntimeOptions> = {}) {
     const merged = { ...DEFAULT_REACTOR_RUNTIME_OPTIONS, ...options };
     this.options = { ...merged, queueSize: options.queueSize ?? 4 * merged.concurrency };
-    const positive = ['timeoutMs', 'memoryLimitMb', 'concurrency', 'maxFetchResponseBytes', 'maxFetchesInFlight', 'maxFetchRequestBytes', 'maxResultBytes'] as const;
+    const positive = ['timeoutMs', 'memoryLimitMb', 'concurrency', 'maxFetchResponseBytes', 'maxFetchesInFlight', 'maxFetchesPerRun', 'maxFetchRequestBytes', 'maxResultBytes'] as const;
     for (const name of [...positive, 'queueSize', 'maxFetchRedirects'] as const) {
       const value = this.options[name];
       const least = (positive as readonly string[]).includes(name) ? 1 : 0;
@@ -128,8 +132,9 @@ export class IsolatedVmReactorRuntime implements ReactorRuntime {
     if (this.closed) return this.busy('The reactor runtime is shutting down.');
     const { signal } = controller;
     const deadline = setTimeout(() => controller.abort(), this.options.timeoutMs);
-    const { maxFetchesInFlight, maxPendingFetches, maxFetchRequestBytes } = this.options;
+    const { maxFetchesInFlight, maxPendingFetches, maxFetchesPerRun, maxFetchRequestBytes } = this.options;
     const fetches = new ConcurrencyLimit(maxFetchesInFlight, maxPendingFetches - maxFetchesInFlight);
+    let fetchesAsked = 0;
     let formula: LoadedFormula | undefined;
     try {
       const loaded = await loadFormula(
@@ -138,14 +143,21 @@ export class IsolatedVmReactorRuntime implements ReactorRuntime {
         {
           signal,
           maxPendingFetches,
+          maxFetchesPerRun,
           maxFetchRequestBytes,
-          // The sandbox keeps to both bounds already; checked again, as nothing from the isolate is trusted.
+          // The sandbox keeps to these bounds already; checked again, as nothing from the isolate is trusted.
           fetch: async (requestJson) => {
+            fetchesAsked++;
+            // A turn for the event loop before each request is measured and parsed too: many requests of a few
+            // hundred KiB arriving together must not be handled back to back either.
+            await new Promise<void>((resolve) => setImmediate(resolve));
             const answer =
-              Buffer.byteLength(requestJson) > maxFetchRequestBytes
-                ? refused(`fetch: the request (URL, headers and body) is larger than ${maxFetchRequestBytes} bytes.`)
-                : ((await fetches.tryRun(() => sandboxFetch(parseOrNull(requestJson), this.fetchPolicy, signal))) ??
-                  refused(`fetch: at most ${maxPendingFetches} fetches may be under way at once.`));
+              fetchesAsked > maxFetchesPerRun
+                ? refused(`fetch: at most ${maxFetchesPerRun} fetches per invocation.`)
+                : Buffer.byteLength(requestJson) > maxFetchRequestBytes
+                  ? refused(`fetch: the request (URL, headers and body) is larger than ${maxFetchRequestBytes} bytes.`)
+                  : ((await fetches.tryRun(() => sandboxFetch(parseOrNull(requestJson), this.fetchPolicy, signal))) ??
+                    refused(`fetch: at most ${maxPendingFetches} fetches may be under way at once.`));
             // A turn for the event loop before each answer is encoded (up to ~30 ms for a 1 MiB body of control
             // characters): a burst of fetches finishing together must not hold it back to back (a review saw 575 ms).
             await new Promise<void>((resolve) => setImmediate(resolve));

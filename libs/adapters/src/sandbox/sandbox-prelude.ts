@@ -23,9 +23,10 @@ export interface PreludeSettings {
   modules: 'stub' | 'unavailable';
   /**
    * Bounds on the code's fetches, enforced before anything leaves the isolate (each request is copied out to the host,
-   * outside the isolate's memory limit): fetches not settled yet, and length of a request (URL, headers, body) as JSON.
+   * outside the isolate's memory limit): fetches not settled yet, fetches of the whole run, and length of a request
+   * (URL, headers, body) as JSON.
    */
-  fetch?: { maxPending: number; maxRequestChars: number };
+  fetch?: { maxPending: number; maxPerRun: number; maxRequestChars: number };
 }
 
 /**
@@ -101,13 +102,16 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
   const threw = (thrown) => stringify({ __proto__: null, outcome: 'threw', ...describe(thrown) });
 
   if (hostFetch !== undefined) {
-    const { maxPending, maxRequestChars } = settings.fetch;
+    const { maxPending, maxPerRun, maxRequestChars } = settings.fetch;
     let pending = 0;
+    let sent = 0;
     const callHost = async (requestJson) => {
       if (requestJson.length > maxRequestChars) {
         throw new TypeErrorType('fetch: the request (URL, headers and body) is larger than ' + maxRequestChars + ' bytes.');
       }
       if (pending >= maxPending) throw new TypeErrorType('fetch: at most ' + maxPending + ' fetches may be under way at once.');
+      if (sent >= maxPerRun) throw new TypeErrorType('fetch: at most ' + maxPerRun + ' fetches per invocation.');
+      sent++;
       pending++;
       try {
         return await hostFetch.apply(undefined, [requestJson], { __proto__: null, result: { __proto__: null, promise: true } });
