@@ -29,7 +29,16 @@ describe('the official formulas, run as reactors', () => {
   beforeAll(async () => {
     upstream = await startLocalHttpServer((request, response) => {
       response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ id: 'ch_1', approved: true, received_digits: JSON.parse(request.body).card_number.length }));
+      const sent = JSON.parse(request.body);
+      // /echo: an endpoint whose validation error quotes the request, the card written three ways, and the key.
+      if (request.path === '/echo') {
+        const spaced = sent.card_number.replace(/(\d{4})(?=\d)/g, '$1 ');
+        const dashed = sent.card_number.replace(/(\d{4})(?=\d)/g, '$1-');
+        response.statusCode = 422;
+        response.end(JSON.stringify({ error: `card ${sent.card_number} declined`, card: spaced, also: dashed, auth: request.headers.authorization }));
+        return;
+      }
+      response.end(JSON.stringify({ id: 'ch_1', approved: true, received_digits: sent.card_number.length }));
     });
     test = await startTestApp({ VAULT_REACTOR_ALLOWED_HOSTS: upstream.host, VAULT_RATE_LIMIT_PER_SECOND: '100000' });
     const bus = test.app.get(VaultBus);
@@ -94,6 +103,21 @@ describe('the official formulas, run as reactors', () => {
     expect(received.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
     expect(JSON.parse(received.body)).toEqual({ card_number: CARD, amount: 1250, currency: 'EUR' });
     expect(test.logs.join('\n')).not.toContain(CARD);
+  });
+
+  it('Forward Card never returns the card number or the API key an endpoint echoes back, however the card is written', async () => {
+    const id = await createReactor('forward-card.json', { endpoint: upstream.url('/echo'), api_key: UPSTREAM_KEY });
+    const card = await as(caller).post('/tokens', { type: 'card_number', data: CARD });
+    const response = await react(id, { card_number: `{{ ${card.body.id} }}` });
+    expect(response.status).toBe(200);
+    expect(response.body.raw).toEqual({
+      status: 422,
+      ok: false,
+      card_last4: '4242',
+      response: { error: 'card [redacted] declined', card: '[redacted]', also: '[redacted]', auth: 'Bearer [redacted]' },
+    });
+    expect(response.text).not.toMatch(/4242[\s-]*4242/);
+    expect(response.text).not.toContain(UPSTREAM_KEY);
   });
 
   it('Forward Card to an endpoint that is not allowed: 422 naming no host (the endpoint is configuration), nothing sent', async () => {
