@@ -3,3 +3,4 @@ export * from './isolated-vm-formula-module';
 export * from './isolated-vm-reactor-runtime';
 export { AllowedHosts } from './allowed-hosts';
 export { ConcurrencyLimit } from './concurrency-limit';
+export * from './child-process-reactor-runtime';

@@ -53,6 +53,25 @@ export const DEFAULT_REACTOR_RUNTIME_OPTIONS: Omit<ReactorRuntimeOptions, 'queue
   maxResultBytes: MAX_REACTOR_RESULT_BYTES,
 };
 
+/** `options` over the defaults, checked: throws a RangeError naming the first option out of range. */
+export const reactorRuntimeOptions = (options: Partial<ReactorRuntimeOptions>): ReactorRuntimeOptions => {
+  const merged = { ...DEFAULT_REACTOR_RUNTIME_OPTIONS, ...options };
+  const checked = { ...merged, queueSize: options.queueSize ?? 4 * merged.concurrency };
+  const positive = ['timeoutMs', 'memoryLimitMb', 'concurrency', 'maxFetchResponseBytes', 'maxFetchesInFlight', 'maxFetchesPerRun', 'maxFetchRequestBytes', 'maxResultBytes'] as const;
+  for (const name of [...positive, 'queueSize', 'maxFetchRedirects'] as const) {
+    const value = checked[name];
+    const least = (positive as readonly string[]).includes(name) ? 1 : 0;
+    if (!Number.isInteger(value) || value < least) {
+      throw new RangeError(`${name} must be ${least ? 'a positive' : 'a non-negative'} integer, not ${value}`);
+    }
+  }
+  if (checked.maxPendingFetches < checked.maxFetchesInFlight || !Number.isInteger(checked.maxPendingFetches)) {
+    throw new RangeError(`maxPendingFetches must be an integer of at least maxFetchesInFlight, not ${checked.maxPendingFetches}`);
+  }
+  AllowedHosts.parse(checked.allowedHosts);
+  return checked;
+};
+
 /**
  * Runs SPEC's `module.exports = async function ({ args, configuration }) { return { raw, tokenize }; }`.
  *
@@ -85,19 +104,7 @@ export class IsolatedVmReactorRuntime implements ReactorRuntime {
   private closed = false;
 
   constructor(options: Partial<ReactorRuntimeOptions> = {}) {
-    const merged = { ...DEFAULT_REACTOR_RUNTIME_OPTIONS, ...options };
-    this.options = { ...merged, queueSize: options.queueSize ?? 4 * merged.concurrency };
-    const positive = ['timeoutMs', 'memoryLimitMb', 'concurrency', 'maxFetchResponseBytes', 'maxFetchesInFlight', 'maxFetchesPerRun', 'maxFetchRequestBytes', 'maxResultBytes'] as const;
-    for (const name of [...positive, 'queueSize', 'maxFetchRedirects'] as const) {
-      const value = this.options[name];
-      const least = (positive as readonly string[]).includes(name) ? 1 : 0;
-      if (!Number.isInteger(value) || value < least) {
-        throw new RangeError(`${name} must be ${least ? 'a positive' : 'a non-negative'} integer, not ${value}`);
-      }
-    }
-    if (this.options.maxPendingFetches < this.options.maxFetchesInFlight || !Number.isInteger(this.options.maxPendingFetches)) {
-      throw new RangeError(`maxPendingFetches must be an integer of at least maxFetchesInFlight, not ${this.options.maxPendingFetches}`);
-    }
+    this.options = reactorRuntimeOptions(options);
     this.fetchPolicy = {
       allowedHosts: AllowedHosts.parse(this.options.allowedHosts),
       maxResponseBytes: this.options.maxFetchResponseBytes,

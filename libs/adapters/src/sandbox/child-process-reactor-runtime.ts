@@ -1,0 +1,252 @@
+// ReactorRuntime on a pool of child processes, each running IsolatedVmReactorRuntime, which the host kills when a run
+// outlasts its wall time or its memory: some V8 built-ins (JSON.parse, String#normalize, Intl) swallow isolated-vm's
+// termination, and ICU's memory is outside the isolate's heap limit.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReactorRequest, ReactorResult, ReactorRuntime } from '@vault/domain';
+import { ConcurrencyLimit } from './concurrency-limit';
+import { reactorRuntimeOptions, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
+import type { FromChild, ToChild } from './reactor-child';
+
+export interface ChildProcessReactorRuntimeOptions extends ReactorRuntimeOptions {
+  /**
+   * Time past `timeoutMs` the child has to answer on its own (its isolate's limit answers at `timeoutMs`) before it is
+   * killed and the run answered as out of time.
+   */
+  killGraceMs: number;
+  /** Resident memory of a child, in MB, past which it is killed and its run answered as out of memory. */
+  maxChildRssMb: number;
+  /** Time a new child has to load and answer that it is ready. */
+  startTimeoutMs: number;
+}
+
+/**
+ * What a child holds besides its run's isolate (up to `memoryLimitMb`): Node.js, isolated-vm and our code (~60 MB
+ * built, ~95 MB from the sources under Jest), the isolate's own overhead, fetch requests and answers copied out of it.
+ */
+export const CHILD_RSS_ALLOWANCE_MB = 192;
+
+const DEFAULT_KILL_GRACE_MS = 1000;
+const RSS_POLL_MS = 50;
+/** Spawned with the parent's runtime flags left out; isolated-vm needs the startup snapshot off. */
+const NODE_ARGS = ['--no-node-snapshot'];
+/** The only parts of the environment a child gets: no key, URL or credential of the service's reaches it. */
+const CHILD_ENV = ['TZ', 'LANG', 'LC_ALL'];
+
+interface Child {
+  readonly process: ChildProcess;
+  /** The run under way, if any. */
+  run?: Run;
+  /** It answered `ready`: a replacement is started when it dies. */
+  ready: boolean;
+  dead: boolean;
+  exited: Promise<void>;
+}
+
+interface Run {
+  id: number;
+  settle(result: ReactorResult | Error): void;
+}
+
+/**
+ * Same contract, options and code API as IsolatedVmReactorRuntime (it runs inside each child), plus:
+ * - `concurrency` children, started when first needed and kept warm; each runs one invocation at a time, over IPC;
+ * - the queue and `busy` answers stay here, in the parent;
+ * - at `timeoutMs` + `killGraceMs` the child is SIGKILLed and the run fails as out of time; when its resident memory
+ *   passes `maxChildRssMb` (polled every 50 ms) it is SIGKILLed and the run fails as out of memory; a child that dies
+ *   fails its run; each is replaced by a new child;
+ * - `close()` kills every child, so it returns at once whatever the runs do.
+ * A child has no environment but TZ and the locale, and its stdout and stderr go nowhere: nothing of a run is written.
+ */
+export class ChildProcessReactorRuntime implements ReactorRuntime {
+  private readonly options: ChildProcessReactorRuntimeOptions;
+  private readonly limit: ConcurrencyLimit;
+  private readonly children = new Set<Child>();
+  private readonly idle: Child[] = [];
+  private nextRunId = 0;
+  private closed = false;
+
+  constructor(options: Partial<ChildProcessReactorRuntimeOptions> = {}) {
+    // Checked here, at once, rather than in each child.
+    const checked = reactorRuntimeOptions(options);
+    this.options = {
+      ...checked,
+      killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      maxChildRssMb: options.maxChildRssMb ?? checked.memoryLimitMb + CHILD_RSS_ALLOWANCE_MB,
+      startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    };
+    for (const name of ['killGraceMs', 'maxChildRssMb', 'startTimeoutMs'] as const) {
+      const value = this.options[name];
+      if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, not ${value}`);
+    }
+    this.limit = new ConcurrencyLimit(this.options.concurrency, this.options.queueSize);
+  }
+
+  run(code: string, request: ReactorRequest): Promise<ReactorResult> {
+    if (this.closed) return Promise.resolve(this.busy('The reactor runtime is shutting down.'));
+    const queued = this.limit.tryRun(() => this.runInChild(code, request));
+    return queued ?? Promise.resolve(this.busy('Too many reactor invocations are waiting; try again later.'));
+  }
+
+  /** Kills every child (runs under way answer `busy`), answers `busy` to every later run, and resolves once all exited. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const children = [...this.children];
+    for (const child of children) this.kill(child, this.busy('The reactor runtime is shutting down.'));
+    await Promise.all(children.map((child) => child.exited));
+  }
+
+  private async runInChild(code: string, request: ReactorRequest): Promise<ReactorResult> {
+    let child: Child;
+    try {
+      child = this.idle.pop() ?? (await this.start());
+    } catch (error) {
+      if (this.closed) return this.busy('The reactor runtime is shutting down.');
+      throw error;
+    }
+    if (this.closed) {
+      this.kill(child);
+      return this.busy('The reactor runtime is shutting down.');
+    }
+    const { timeoutMs, killGraceMs, maxChildRssMb, memoryLimitMb } = this.options;
+    const id = ++this.nextRunId;
+    let polling = false;
+    const result = await new Promise<ReactorResult | Error>((settle) => {
+      child.run = { id, settle };
+      const message: ToChild = { type: 'run', id, code, request };
+      child.process.send(message, (error) => {
+        if (error) this.kill(child, failed('The reactor stopped unexpectedly: its process ended.'));
+      });
+      const deadline = setTimeout(() => this.kill(child, failed(`The reactor did not finish within ${timeoutMs} ms.`)), timeoutMs + killGraceMs);
+      const poll = setInterval(() => {
+        if (polling) return;
+        polling = true;
+        void residentMb(child.process.pid).then((mb) => {
+          polling = false;
+          if (mb !== null && mb > maxChildRssMb && child.run?.id === id) {
+            this.kill(child, failed(`The reactor used more than the ${memoryLimitMb} MB of memory it may use.`));
+          }
+        });
+      }, RSS_POLL_MS);
+      child.run.settle = (outcome) => {
+        clearTimeout(deadline);
+        clearInterval(poll);
+        child.run = undefined;
+        settle(outcome);
+      };
+    });
+    if (!child.dead) {
+      // A child left holding more than its bound after a run (V8 and ICU keep some of what they took) is replaced.
+      const mb = await residentMb(child.process.pid);
+      if (this.closed || (mb !== null && mb > maxChildRssMb)) this.kill(child);
+      else this.idle.push(child);
+    }
+    if (result instanceof Error) throw result;
+    return result;
+  }
+
+  /** Spawns a child and resolves once it is ready for runs. */
+  private start(): Promise<Child> {
+    const env: Record<string, string> = {};
+    for (const name of CHILD_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
+    const { entry, preload } = childEntry();
+    const spawned = spawn(process.execPath, [...NODE_ARGS, ...(preload ? ['-r', preload] : []), entry], {
+      env,
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'json',
+    });
+    const child: Child = {
+      process: spawned,
+      ready: false,
+      dead: false,
+      exited: new Promise((resolve) => spawned.once('exit', () => resolve())),
+    };
+    this.children.add(child);
+    // An idle pool must not keep the service's process alive; a run keeps it alive by its own timers.
+    spawned.unref();
+    (spawned.channel as { unref?: () => void } | null | undefined)?.unref?.();
+    const { killGraceMs: _grace, maxChildRssMb: _rss, startTimeoutMs, concurrency: _c, queueSize: _q, ...options } = this.options;
+    return new Promise<Child>((resolve, reject) => {
+      let why = `no answer within ${startTimeoutMs} ms`;
+      const timer = setTimeout(() => this.kill(child), startTimeoutMs);
+      spawned.on('message', (message: FromChild) => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          child.ready = true;
+          resolve(child);
+        } else if (child.run && message.id === child.run.id) {
+          child.run.settle(message.type === 'result' ? message.result : new Error('The reactor runtime failed in its child process.'));
+        }
+      });
+      const ended = () => {
+        clearTimeout(timer);
+        this.died(child, failed('The reactor stopped unexpectedly: its process ended.'));
+        reject(new Error(`A reactor child process did not start: ${why}.`));
+      };
+      spawned.on('error', () => {
+        why = 'it could not be spawned';
+        // Without a pid there will be no exit event.
+        if (spawned.pid === undefined) ended();
+      });
+      spawned.once('exit', (code, signal) => {
+        if (why.startsWith('no answer') && !child.dead) why = `it exited (${signal ?? code})`;
+        ended();
+      });
+      const init: ToChild = { type: 'init', options };
+      spawned.send(init, () => undefined);
+    });
+  }
+
+  /** SIGKILLs a child; its run, if any, is answered `outcome` (busy when none is given). */
+  private kill(child: Child, outcome?: ReactorResult): void {
+    if (!child.dead) {
+      child.dead = true;
+      child.process.kill('SIGKILL');
+    }
+    this.died(child, outcome ?? this.busy('The reactor runtime is shutting down.'));
+  }
+
+  private died(child: Child, outcome: ReactorResult): void {
+    child.dead = true;
+    child.run?.settle(outcome);
+    const index = this.idle.indexOf(child);
+    if (index >= 0) this.idle.splice(index, 1);
+    if (!this.children.delete(child) || this.closed || !child.ready) return;
+    // Keep the pool warm: a replacement starts now rather than on the next run. Its failure to start only means the
+    // next run starts one itself (and answers the failure).
+    this.start().then(
+      (fresh) => (this.closed ? this.kill(fresh) : this.idle.push(fresh)),
+      () => undefined,
+    );
+  }
+
+  private busy(message: string): ReactorResult {
+    // A run ends within the timeout and its grace, so a slot frees up within it.
+    const seconds = Math.max(1, Math.ceil((this.options.timeoutMs + this.options.killGraceMs) / 1000));
+    return { ok: false, kind: 'busy', message, retryAfterSeconds: seconds };
+  }
+}
+
+const failed = (message: string): ReactorResult => ({ ok: false, kind: 'failed', message });
+
+/**
+ * The child's script next to this module: the built `reactor-child.js` in dist/, or, when this module runs from the
+ * TypeScript sources (Jest), `reactor-child.ts` with a preload that compiles TypeScript.
+ */
+const childEntry = (): { entry: string; preload?: string } =>
+  __filename.endsWith('.ts')
+    ? { entry: join(__dirname, 'reactor-child.ts'), preload: join(__dirname, 'reactor-child-from-sources.cjs') }
+    : { entry: join(__dirname, 'reactor-child.js') };
+
+/** A process's resident memory in MB from /proc (Linux), or null where there is none or the process is gone. */
+const residentMb = async (pid: number | undefined): Promise<number | null> => {
+  if (pid === undefined) return null;
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
+};

@@ -1,0 +1,37 @@
+// Entry of ChildProcessReactorRuntime's child processes: runs the invocations its parent sends, one at a time, each in
+// a fresh isolate (IsolatedVmReactorRuntime), and answers them over the IPC channel.
+import type { ReactorRequest, ReactorResult } from '@vault/domain';
+import { IsolatedVmReactorRuntime, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
+
+/** Parent to child: the options once, then one run at a time. */
+export type ToChild =
+  | { type: 'init'; options: Omit<ReactorRuntimeOptions, 'concurrency' | 'queueSize'> }
+  | { type: 'run'; id: number; code: string; request: ReactorRequest };
+
+/** Child to parent: `broken` when the runtime itself failed (no detail: it could quote the run's data). */
+export type FromChild = { type: 'ready' } | { type: 'result'; id: number; result: ReactorResult } | { type: 'broken'; id: number };
+
+const send = (message: FromChild): void => {
+  process.send?.(message);
+};
+
+// Only ever started by ChildProcessReactorRuntime, with an IPC channel; without a parent there is nothing to do.
+if (!process.send) process.exit(64);
+
+let runtime: IsolatedVmReactorRuntime | undefined;
+
+process.on('message', (message: ToChild) => {
+  if (message.type === 'init') {
+    runtime ??= new IsolatedVmReactorRuntime({ ...message.options, concurrency: 1, queueSize: 0 });
+    send({ type: 'ready' });
+  } else if (message.type === 'run' && runtime) {
+    const { id } = message;
+    runtime.run(message.code, message.request).then(
+      (result) => send({ type: 'result', id, result }),
+      () => send({ type: 'broken', id }),
+    );
+  }
+});
+
+// The parent went away (exit, crash, or it closed the channel): so does every run here.
+process.on('disconnect', () => process.exit(0));
