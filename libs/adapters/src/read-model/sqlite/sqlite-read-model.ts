@@ -25,8 +25,9 @@ const POINTER = 'CURRENT';
  * 2: token rows are unique per (tenant_id, id).
  * 3: the reactors table (its projection replays the reactor events a file of layout 2 never applied).
  * 4: the audit table (its projection replays every audited event a file of layout 3 never applied).
+ * 5: the audit table keyed by log position (WITHOUT ROWID), the entry's fields as its columns.
  */
-export const READ_MODEL_SCHEMA_VERSION = 4;
+export const READ_MODEL_SCHEMA_VERSION = 5;
 
 export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private db: SqliteDatabase;
