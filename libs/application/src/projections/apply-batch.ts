@@ -76,6 +76,9 @@ export async function applyBatch(
       const stored = current.get(key) ?? null;
       if (stored && stored.revision >= event.revision) continue;
       const doc = projection.evolve(stored?.doc ?? null, event);
+      // Nothing stored and nothing to store (an official formula's event in the audit projection): no change, so a
+      // store that keeps tombstones writes none.
+      if (doc === null && stored === null) continue;
       current.set(key, doc === null ? null : { revision: event.revision, doc });
       changes.set(key, { collection: projection.collection, id, revision: event.revision, doc });
     }
