@@ -30,9 +30,9 @@ Options:
   --phase NAME          all (default), worst-case-bodies alone (no service, baseline or tokens needed), or react
                         alone (a fresh service, the react phase, shutdown; no baseline or tokens)
   --phase audit         access-record overhead alone: reveal reads (GET /tokens/{id}, --connections, --duration)
-                        with VAULT_AUDIT_ACCESS_RECORDS on and off, 4 runs each in ABBA order, the service restarted
-                        on the same data dir before each; PASS when the median with records is within 10% of the
-                        median without; also prints the service's CPU time per request both ways
+                        with VAULT_AUDIT_ACCESS_RECORDS on and off: 4 runs each in ABBA order on one service restarted
+                        on the same data dir, then 3 paired runs of two services (on, off) on copies of that data
+                        loaded at the same time; PASS when the paired median overhead is at most 10%
   --worst-case-repeat N times each worst-case body is sent after its warm-up (default 5)
   --meili-seconds S     with MEILI_URL (and MEILI_MASTER_KEY) set: after the rebuild, time the projector filling an
                         empty Meilisearch read model from this log for at most S seconds (default 60)
