@@ -18,6 +18,7 @@ import {
 import {
   AesGcmTokenCrypto,
   apiKeys,
+  ChildProcessReactorRuntime,
   IsolatedVmCodeChecker,
   IsolatedVmReactorRuntime,
   KeyShreddingStore,
@@ -137,8 +138,9 @@ export class VaultCoreModule {
         { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
         {
           provide: REACTOR_RUNTIME,
+          // Child processes, so that a run V8 cannot stop (JSON.parse, Intl, normalize loops) is killed at its wall time.
           useFactory: () =>
-            new IsolatedVmReactorRuntime({
+            new ChildProcessReactorRuntime({
               timeoutMs: config.reactorTimeoutMs,
               memoryLimitMb: config.reactorMemoryMb,
               concurrency: config.reactorConcurrency,
