@@ -75,6 +75,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   model.removeStaleFiles();
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
+  const audit = new SqliteAuditReadModel(model);
   return {
     projectionStore: model,
     rebuildable: model,
@@ -83,13 +84,14 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     formulas: new SqliteFormulaReadModel(model),
     reactors: new SqliteReactorReadModel(model),
     tokens,
-    audit: new SqliteAuditReadModel(model),
+    audit,
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },
     onSearch: searches.add,
     close: async () => {
       await tokens.close();
+      await audit.close();
       await model.close();
     },
   };
