@@ -3,10 +3,10 @@
 // load then costs one transaction per batch instead of one per request (the bench's audit phase measures it).
 //
 // Batches are as large as the turn makes them on purpose: every append costs more than its records (a transaction,
-// and a wake-up of the projector and the key shredder, which read what was appended). Appending every 8 records
-// instead of once a turn cost 10-25% more service CPU per reveal in the bench (batches of 8 instead of about 32 at
-// 32 connections). `flushAt` still starts a batch early when that many records are waiting, e.g. gathered while a
-// slow append (EventStoreDB) was in flight.
+// and a wake-up of the projector and the key shredder, which read what was appended). With an append every 8 records
+// the bench's service CPU per reveal was 3-28% above records-off, with one a turn (about 32 records at 32 connections)
+// -18% to -1% (README, Performance). `flushAt` still starts a batch early when that many records are waiting, e.g.
+// gathered while a slow append (EventStoreDB) was in flight.
 import { auditStream, DomainError, type AccessRecorded, type AccessRecordedData, type Actor } from '@vault/domain';
 import type { AccessLog } from '../ports/access-log';
 import type { EventStore, EventToAppend, StreamAppend } from '../ports/event-store';
