@@ -106,14 +106,17 @@ describe('ChildProcessReactorRuntime holds the wall time where isolated-vm canno
     expect(await runtime.run(TRIVIAL, { args: { n: 1 }, configuration: {} })).toEqual({ ok: true, raw: { echo: 1 }, tokenize: null });
   });
 
-  it('closes within a bound while a run is stuck, answering it busy', async () => {
-    const runtime = runtimeWith({ timeoutMs: 60_000 });
+  it('closes within a bound while a run is stuck, answering it and the queued ones busy', async () => {
+    const runtime = runtimeWith({ timeoutMs: 60_000, concurrency: 1 });
     const stuck = runtime.run(STUCK[0][1], request);
+    const queued = runtime.run(TRIVIAL, request);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const started = Date.now();
     await runtime.close();
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await stuck).toMatchObject({ ok: false, kind: 'busy' });
+    expect(await queued).toMatchObject({ ok: false, kind: 'busy' });
+    expect(childPids()).toEqual([]);
     expect(await runtime.run(TRIVIAL, request)).toMatchObject({ ok: false, kind: 'busy' });
   });
 

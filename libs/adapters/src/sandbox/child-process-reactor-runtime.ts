@@ -98,6 +98,8 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
   }
 
   private async runInChild(code: string, request: ReactorRequest): Promise<ReactorResult> {
+    // A run that waited in the queue while the runtime closed starts no child.
+    if (this.closed) return this.busy('The reactor runtime is shutting down.');
     let child: Child;
     try {
       child = this.idle.pop() ?? (await this.start());
