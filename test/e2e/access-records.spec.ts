@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@vault/application';
 import type { AccessRecordedData } from '@vault/domain';
-import { EVENT_STORE } from '@vault/nest';
+import { EVENT_STORE, loadConfig } from '@vault/nest';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 
 const ALL = ['token:create', 'token:read', 'token:search', 'token:use'];
@@ -130,6 +130,11 @@ describe('access records', () => {
 });
 
 describe('VAULT_AUDIT_ACCESS_RECORDS=false (for benchmarking only)', () => {
+  it('is on unless set to false, and anything but true or false stops start-up', () => {
+    expect([loadConfig({}).auditAccessRecords, loadConfig({ VAULT_AUDIT_ACCESS_RECORDS: 'FALSE' }).auditAccessRecords]).toEqual([true, false]);
+    expect(() => loadConfig({ VAULT_AUDIT_ACCESS_RECORDS: 'off' })).toThrow('VAULT_AUDIT_ACCESS_RECORDS must be true or false');
+  });
+
   it('answers a reveal GET without writing any access record', async () => {
     const test = await startTestApp({ VAULT_AUDIT_ACCESS_RECORDS: 'false' });
     try {
