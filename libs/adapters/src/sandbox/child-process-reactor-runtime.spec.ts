@@ -170,4 +170,32 @@ describe('ChildProcessReactorRuntime fetches from the child under the same polic
       /which is empty: reactors have no network/,
     );
   });
+
+  it("ends the review's flood of refused 200 KiB POSTs from 16 workers after 64 fetches, instead of at the timeout", async () => {
+    const runtime = runtimeWith({ timeoutMs: 5000, memoryLimitMb: 64 });
+    await runtime.run(TRIVIAL, request);
+    const code = `module.exports = async () => {
+      const seen = {};
+      const body = 'x'.repeat(200 * 1024);
+      const worker = async () => {
+        for (;;) {
+          try { await fetch('http://10.255.255.1/', { method: 'POST', body }); } catch (error) {
+            seen[error.message] = (seen[error.message] || 0) + 1;
+            if (/per invocation/.test(error.message)) return;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, worker));
+      return { raw: seen };
+    };`;
+    const started = Date.now();
+    expect(await runtime.run(code, request)).toMatchObject({
+      ok: true,
+      raw: {
+        'fetch refused: the host is not in VAULT_REACTOR_ALLOWED_HOSTS (which is empty: reactors have no network).': 64,
+        'fetch: at most 64 fetches per invocation.': 16,
+      },
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
 });
