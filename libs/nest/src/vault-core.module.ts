@@ -20,7 +20,6 @@ import {
   apiKeys,
   ChildProcessReactorRuntime,
   IsolatedVmCodeChecker,
-  IsolatedVmReactorRuntime,
   KeyShreddingStore,
   LiquidExpressionEngine,
   loadMasterKey,
@@ -64,7 +63,7 @@ class Shutdown implements OnApplicationShutdown {
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(KEY_STORE_HANDLE) private readonly keys: SqliteKeyStore,
-    @Inject(REACTOR_RUNTIME) private readonly reactors: IsolatedVmReactorRuntime,
+    @Inject(REACTOR_RUNTIME) private readonly reactors: ChildProcessReactorRuntime,
     @Inject(ACCESS_LOG) private readonly accessLog: AccessLog,
   ) {}
 
