@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 /** What --phase selects: every phase, or the worst-case bodies alone (no service, baseline or tokens). */
 export const PHASE_CHOICES = ['all', 'worst-case-bodies', 'react'];
 PHASE_CHOICES.push('audit');
+PHASE_CHOICES.push('framework-floor');
 
 export const HELP = `Usage: npm run bench -- [options]        (or: node scripts/bench/run.mjs [options] after npm run build)
 
@@ -33,6 +34,9 @@ Options:
                         with VAULT_AUDIT_ACCESS_RECORDS on and off: 4 runs each in ABBA order on one service restarted
                         on the same data dir, then 3 paired runs of two services (on, off) on copies of that data
                         loaded at the same time; PASS when the paired median overhead is at most 10%
+  --phase framework-floor  the raw node:http baseline and the framework floor alone (no service, no tokens)
+  --latency-requests N  timed requests per query kind in the 1-connection latency phase (default 200; a kind stops
+                        after 30 s once it has 20)
   --worst-case-repeat N times each worst-case body is sent after its warm-up (default 5)
   --meili-seconds S     with MEILI_URL (and MEILI_MASTER_KEY) set: after the rebuild, time the projector filling an
                         empty Meilisearch read model from this log for at most S seconds (default 60)
@@ -43,6 +47,12 @@ VAULT_WRITE_WAIT_MS=0, so writes answer before the read model applied them and t
 5 rebuild (CLI, API running), 6 memory (peak RSS of the service), 7 worst-case bodies (the built app in-process,
 scripts/bench/worst-case-bodies.mjs: the event-loop delay each endpoint's worst accepted and refused bodies cause),
 then a summary against the targets with a PASS/MISS column.
+Issue 13 adds, in every full run: the framework floor after the baseline (a minimal NestJS app on
+@nestjs/platform-express, scripts/bench/framework-floor-server.mjs, one POST route with a constant JSON body, loaded
+exactly like the baseline); start-up at N tokens after loading (restart on the same data dir until GET /health/ready
+answers 200); 1-connection latency (each query kind of the search mix, one request at a time, every query text used
+once so that no result or total cache answers it; p50/p99 per kind and a check that total_items is exact); every
+throughput as a share of both the baseline and the floor; and a second summary with issue 13's targets.
 Exit status: 0 when every phase completed (targets missed or not), 1 when something failed (the service died,
 a response had an unexpected status, a phase timed out, a created token never became searchable), 2 on bad options.`;
 
@@ -68,6 +78,7 @@ export function parseOptions(argv) {
         phase: { type: 'string', default: 'all' },
         'worst-case-repeat': { type: 'string', default: '5' },
         'meili-seconds': { type: 'string', default: '60' },
+        'latency-requests': { type: 'string', default: '200' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -111,6 +122,7 @@ export function parseOptions(argv) {
     phase: PHASE_CHOICES.includes(parsed.phase) ? parsed.phase : usage(`--phase must be one of ${PHASE_CHOICES.join(', ')}, not "${parsed.phase}".`),
     worstCaseRepeat: number('worst-case-repeat', { min: 1, integer: true }),
     meiliSeconds: number('meili-seconds', { min: 1 }),
+    latencyRequests: number('latency-requests', { min: 1, integer: true }),
   };
 }
 

@@ -7,6 +7,8 @@ import { parseOptions } from './options.mjs';
 import { audit } from './phases/audit.mjs';
 import { baseline } from './phases/baseline.mjs';
 import { create } from './phases/create.mjs';
+import { frameworkFloor } from './phases/framework-floor.mjs';
+import { latency1conn } from './phases/latency-1conn.mjs';
 import { lag } from './phases/lag.mjs';
 import { loadToN } from './phases/load-to-n.mjs';
 import { meiliCatchUp } from './phases/meili-catch-up.mjs';
@@ -16,16 +18,18 @@ import { rebuild } from './phases/rebuild.mjs';
 import { search } from './phases/search.mjs';
 import { serviceStart } from './phases/service-start.mjs';
 import { shutdown } from './phases/shutdown.mjs';
+import { startupAtN } from './phases/startup-at-n.mjs';
 import { worstCaseBodies } from './phases/worst-case-bodies.mjs';
 import * as report from './report.mjs';
 import { startMemorySampling } from './service.mjs';
 
 /** The phases each --phase runs, in order; `summary` says whether the targets can be judged afterwards. */
 const PLANS = {
-  all: { phases: [baseline, serviceStart, create, loadToN, lag, search, rebuild, meiliCatchUp, react, memory, shutdown, worstCaseBodies], summary: true },
+  all: { phases: [baseline, frameworkFloor, serviceStart, create, loadToN, startupAtN, latency1conn, lag, search, rebuild, meiliCatchUp, react, memory, shutdown, worstCaseBodies], summary: true },
   'worst-case-bodies': { phases: [worstCaseBodies], summary: false },
   react: { phases: [serviceStart, react, shutdown], summary: false },
   audit: { phases: [serviceStart, audit, shutdown], summary: false },
+  'framework-floor': { phases: [baseline, frameworkFloor], summary: false },
 };
 
 const argv = process.argv.slice(2);
@@ -45,11 +49,19 @@ async function main() {
   ctx.log(report.machine(results.machine, opts, ctx.tmp, argv));
   const plan = PLANS[opts.phase];
   for (const phase of plan.phases) await phase(ctx);
+  if (results.baseline || results.framework_floor) {
+    const ratios = report.throughputRatios(results);
+    results.throughput_ratios = ratios.json;
+    ctx.log(ratios.text);
+  }
   if (plan.summary) {
     results.machine.load_average_at_end = loadAverage();
     const { text, targets } = report.summary(results, opts, ctx.created);
     results.targets = targets;
     ctx.log(text);
+    const issue13 = report.summaryIssue13(results, opts);
+    results.targets_issue_13 = issue13.targets;
+    ctx.log(issue13.text);
   }
   if (opts.json) {
     writeFileSync(opts.json, JSON.stringify(ctx.failures.length ? { ...results, failed: ctx.failures.join('\n') } : results, null, 2) + '\n');
