@@ -47,12 +47,13 @@ VAULT_WRITE_WAIT_MS=0, so writes answer before the read model applied them and t
 5 rebuild (CLI, API running), 6 memory (peak RSS of the service), 7 worst-case bodies (the built app in-process,
 scripts/bench/worst-case-bodies.mjs: the event-loop delay each endpoint's worst accepted and refused bodies cause),
 then a summary against the targets with a PASS/MISS column.
-Issue 13 adds, in every full run: the framework floor after the baseline (a minimal NestJS app on
+Issue 13's phases, in every full run: framework-floor right after the baseline (a minimal NestJS app on
 @nestjs/platform-express, scripts/bench/framework-floor-server.mjs, one POST route with a constant JSON body, loaded
-exactly like the baseline); start-up at N tokens after loading (restart on the same data dir until GET /health/ready
-answers 200); 1-connection latency (each query kind of the search mix, one request at a time, every query text used
-once so that no result or total cache answers it; p50/p99 per kind and a check that total_items is exact); every
-throughput as a share of both the baseline and the floor; and a second summary with issue 13's targets.
+exactly like the baseline); after loading to N, startup-at-n (the service restarted on the same data dir, timed until
+GET /health/ready answers 200) and latency-1conn (each query kind of the search mix, one request at a time, every
+query text used once so that no result or total cache answers it; p50/p99 per kind, total_items checked for
+exactness, --latency-requests a kind). Every throughput is then printed as a share of both the baseline and the
+floor, and a second summary gives issue 13's targets with PASS/MISS.
 Exit status: 0 when every phase completed (targets missed or not), 1 when something failed (the service died,
 a response had an unexpected status, a phase timed out, a created token never became searchable), 2 on bad options.`;
 

@@ -148,9 +148,13 @@ export async function latencyKinds(ctx, n, count) {
     },
   });
 
+  // No query text may be sent twice in the phase, within a kind or across kinds.
+  const texts = new Set();
   for (const kind of kinds) {
-    const texts = new Set(kind.bodies.map((body) => `${body.query}\u0000${body.page}`));
-    if (texts.size !== kind.bodies.length) throw new BenchError(`latency: kind "${kind.name}" repeats a query`);
+    for (const body of kind.bodies) {
+      if (texts.has(body.query)) throw new BenchError(`latency: kind "${kind.name}" repeats the query ${JSON.stringify(body.query)}`);
+      texts.add(body.query);
+    }
   }
   return kinds;
 }
