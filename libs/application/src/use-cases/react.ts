@@ -94,7 +94,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       { entity_type: 'reactor', entity_id: reactor.id, operation: 'invoke', via: 'react' },
     ]);
 
-    const result = await this.runtime.run(formula.code, { args: detokenized.args, configuration });
+    const result = await this.runtime.run(formula.code, { args: detokenized.args, configuration }, { tenantId: caller.principal.tenantId });
     if (!result.ok) {
       if (result.kind === 'busy') throw unavailable(result.message, result.retryAfterSeconds);
       // The message may quote what the code was given (a thrown `args.x`, V8's own "Cannot convert …"): the caller may

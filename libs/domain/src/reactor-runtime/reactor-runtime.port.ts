@@ -25,9 +25,14 @@ export type ReactorResult =
   | { ok: false; kind: 'failed'; message: string }
   | { ok: false; kind: 'busy'; message: string; retryAfterSeconds: number };
 
+/** Who a run is for: the runtime shares its slots fairly between tenants. Never given to the code. */
+export interface ReactorRunOwner {
+  tenantId: string;
+}
+
 export interface ReactorRuntime {
   /** Runs `code` (SPEC's `module.exports = async function (req) { … }`) on `request`, in a context of its own. */
-  run(code: string, request: ReactorRequest): Promise<ReactorResult>;
+  run(code: string, request: ReactorRequest, owner?: ReactorRunOwner): Promise<ReactorResult>;
 }
 
 /** Largest `raw` (and `tokenize`) a reactor may return, serialised as JSON in UTF-8: 1 MiB. */
