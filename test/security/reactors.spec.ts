@@ -88,6 +88,28 @@ describe('reactor configuration at rest', () => {
     expect(scan.sees('visible-reactor-name')).toBe(true);
   });
 
+  it('shows configuration values only to reactor:read holders: a write answers a caller without it with no configuration', async () => {
+    const stored = 'sk_live_canary_stored_only_6Tz1';
+    const id = (await create('read-protected', stored)).body.id;
+    const updater = (await createApplication(test, { name: 'updater', type: 'management', permissions: ['reactor:update'] })).key;
+    const creator = (await createApplication(test, { name: 'creator', type: 'management', permissions: ['reactor:create'] })).key;
+    expect((await asKey(test, updater).get(`/reactors/${id}`)).status).toBe(403);
+    const patched = await asKey(test, updater).patch(`/reactors/${id}`, { name: 'renamed' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.name).toBe('renamed');
+    expect(patched.body).not.toHaveProperty('configuration');
+    expect(patched.text).not.toContain(stored);
+    const unlinked = await asKey(test, updater).patch(`/reactors/${id}`, { application: null });
+    expect(unlinked.status).toBe(200);
+    expect(unlinked.text).not.toContain(stored);
+    const created = await asKey(test, creator).post('/reactors', { name: 'by creator', formula: { id: formulaId }, configuration: { api_key: 'k-1', region: 'r' } });
+    expect(created.status).toBe(201);
+    expect(created.body).not.toHaveProperty('configuration');
+    // A holder of reactor:read gets it in the same answers.
+    const reader = await admin().patch(`/reactors/${id}`, { name: 'again' });
+    expect(reader.body.configuration).toEqual({ api_key: stored, region: 'visible-region-value' });
+  });
+
   it("destroys the configuration's key once DELETE has answered: the sealed copy in the event log no longer opens", async () => {
     const doomed = (await create('doomed', CANARIES.created)).body;
     const kept = (await create('kept', CANARIES.put)).body;

@@ -11,7 +11,7 @@ const configuration = {
   description:
     `Setting name → value: every setting the formula declares, each of its declared type, and nothing else (else 400 naming \`configuration.<name>\`). ` +
     `Strings at most ${MAX_CONFIGURATION_VALUE_LENGTH.toLocaleString('en')} characters. Values are secrets: stored sealed under the reactor's own key, ` +
-    'returned only to reactor:read holders (and to the writer that sent them), destroyed with the reactor; error messages name settings, never values.',
+    'returned only to reactor:read holders (a create, PUT or PATCH answers a caller without reactor:read with no `configuration`), destroyed with the reactor; error messages name settings, never values.',
 };
 const nameField = { type: 'string', minLength: 1, maxLength: MAX_REACTOR_NAME_LENGTH };
 const applicationField = {
@@ -70,7 +70,11 @@ export const reactorSchemas = {
         oneOf: [{ $ref: '#/components/schemas/ReactorFormula' }, { type: 'null' }],
         description: 'The formula as GET /reactor-formulas/{id} shows it now (a reactor runs its formula\'s current code)',
       },
-      configuration: { type: 'object', additionalProperties: { type: ['string', 'boolean', 'number'] } },
+      configuration: {
+        type: 'object',
+        additionalProperties: { type: ['string', 'boolean', 'number'] },
+        description: 'Absent when the caller lacks reactor:read (the answer to its create, PUT or PATCH)',
+      },
       application: { ...idObject, description: 'Present when the reactor has one' },
       created_by: { type: 'string' },
       created_at: { type: 'string', format: 'date-time' },

@@ -58,7 +58,8 @@ export interface ReactorView {
    * formula that has reactors is refused, so null only in the moment a delete racing this reactor's creation won.
    */
   formula: FormulaView | null;
-  configuration: ReactorConfiguration;
+  /** Absent from a write's answer to a caller without reactor:read: configuration values are shown only to those. */
+  configuration?: ReactorConfiguration;
   application?: { id: string };
   created_by: string;
   created_at: string;
@@ -202,9 +203,20 @@ export class CreateReactorHandler implements UseCaseHandler<CreateReactorCommand
       },
       contextOf(caller),
     );
-    return toReactorView(activeReactor(state), formula === null ? null : toFormulaView(formula), configuration);
+    return shownTo(caller, toReactorView(activeReactor(state), formula === null ? null : toFormulaView(formula), configuration));
   }
 }
+
+/**
+ * A write's answer (API.md "Reactors": configuration values are "returned only to reactor:read holders"): a caller
+ * holding reactor:create or reactor:update without reactor:read gets the reactor without its configuration, which a
+ * PATCH would otherwise show it whole, stored values included.
+ */
+const shownTo = (caller: Caller, view: ReactorView): ReactorView => {
+  if (caller.principal.permissions.has('reactor:read')) return view;
+  const { configuration: _hidden, ...rest } = view;
+  return rest;
+};
 
 /** PUT and PATCH: the body a PUT would send, read from the current reactor in the attempt that decides. */
 class ReactorUpdater {
@@ -238,7 +250,7 @@ class ReactorUpdater {
       },
       ctx,
     );
-    return toReactorView(activeReactor(state), formula === null ? null : toFormulaView(formula), configuration);
+    return shownTo(caller, toReactorView(activeReactor(state), formula === null ? null : toFormulaView(formula), configuration));
   }
 }
 
