@@ -1,6 +1,8 @@
 // The REST API. With the embedded defaults it also runs the projector, so this one process is the whole vault.
 import 'reflect-metadata';
-import { ConfigError, JsonLogger, loadConfig } from '@vault/nest';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ChildProcessReactorRuntime } from '@vault/adapters';
+import { ConfigError, JsonLogger, loadConfig, REACTOR_RUNTIME } from '@vault/nest';
 import { createApp } from './create-app';
 
 async function main(): Promise<void> {
@@ -9,10 +11,31 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
   const app = await createApp(config);
-  // Stop taking requests, let in-flight ones finish, stop the projector at a batch boundary, close the stores, exit 0.
+  const server = app.getHttpServer() as Server;
+  let stopping = false;
+  // Once stopping, every response closes its connection: a keep-alive client chaining requests would otherwise keep
+  // the server open for ever. First of the 'request' listeners, so it runs before Express can answer.
+  const answering = new Set<ServerResponse>();
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) response.shouldKeepAlive = false;
+    else {
+      answering.add(response);
+      response.once('close', () => answering.delete(response));
+    }
+  });
+  // Stop starting reactor runs and taking requests, let in-flight ones finish (a reactor run ends within its timeout
+  // and grace, killed past it), stop the projector at a batch boundary, close the stores, exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info('shutting down', { signal });
+      stopping = true;
+      // Those being answered now close too (their headers are not sent yet, or the connection ends after them anyway).
+      for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
+      // Queued and new runs answer busy (503) from now on; runs under way go on until they end or are killed.
+      app.get<ChildProcessReactorRuntime>(REACTOR_RUNTIME).drain();
+      server.closeIdleConnections();
+      // A request still open past the longest run (timeout + 1 s kill grace) has nothing left to wait for.
+      setTimeout(() => server.closeAllConnections(), config.reactorTimeoutMs + 2000).unref();
       app.close().then(
         () => process.exit(0),
         (error: unknown) => {

@@ -1,5 +1,5 @@
 // Wires ports to adapters for every app (API, projector, CLI): the event store, read models, projector and use cases.
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import {
   AccessLog,
@@ -56,7 +56,7 @@ import { useCaseProviders, UseCasePorts, VaultBus } from './use-cases';
 export type ProjectorMode = 'inline' | 'external' | 'none';
 
 @Injectable()
-class Shutdown implements OnApplicationShutdown {
+class Shutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     @Inject(PROJECTOR) private readonly projector: Projector | null,
     @Inject(KEY_SHREDDER) private readonly shredder: Projector | null,
@@ -66,6 +66,11 @@ class Shutdown implements OnApplicationShutdown {
     @Inject(REACTOR_RUNTIME) private readonly reactors: ChildProcessReactorRuntime,
     @Inject(ACCESS_LOG) private readonly accessLog: AccessLog,
   ) {}
+
+  /** Before the HTTP server closes: queued and new reactor runs answer busy (503); runs under way go on to their end. */
+  beforeApplicationShutdown(): void {
+    this.reactors.drain();
+  }
 
   async onApplicationShutdown(): Promise<void> {
     // First: runs still going end as busy (503) rather than against closed stores.

@@ -3,11 +3,12 @@
 // termination, and ICU's memory is outside the isolate's heap limit.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import type { ReactorRequest, ReactorResult, ReactorRuntime } from '@vault/domain';
-import { ConcurrencyLimit } from './concurrency-limit';
+import type { ReactorRequest, ReactorResult, ReactorRunOwner, ReactorRuntime } from '@vault/domain';
 import { reactorRuntimeOptions, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
 import type { FromChild, ToChild } from './reactor-child';
+import { TenantFairLimit } from './tenant-fair-limit';
 
 export interface ChildProcessReactorRuntimeOptions extends ReactorRuntimeOptions {
   /**
@@ -19,6 +20,13 @@ export interface ChildProcessReactorRuntimeOptions extends ReactorRuntimeOptions
   maxChildRssMb: number;
   /** Time a new child has to load and answer that it is ready. */
   startTimeoutMs: number;
+  /**
+   * Resident memory of a child, in MB, past which it is replaced after a run ends, before it serves another: what V8
+   * and ICU keep of one run must not count against the next one's `maxChildRssMb`.
+   */
+  recycleRssMb: number;
+  /** Runs a child serves before it is replaced. */
+  maxRunsPerChild: number;
 }
 
 /**
@@ -28,6 +36,13 @@ export interface ChildProcessReactorRuntimeOptions extends ReactorRuntimeOptions
 export const CHILD_RSS_ALLOWANCE_MB = 192;
 
 const DEFAULT_KILL_GRACE_MS = 1000;
+/** A child keeps up to this much over its run's heap between runs (Node.js and isolated-vm take ~60 MB built). */
+export const CHILD_RECYCLE_ALLOWANCE_MB = 64;
+const DEFAULT_MAX_RUNS_PER_CHILD = 200;
+/** Nice value of the children: the API's own requests win the cores over reactor runs. */
+export const CHILD_NICE = 10;
+/** Runs given without an owner share one tenant's slots. */
+const ANONYMOUS = '\u0000anonymous';
 const RSS_POLL_MS = 50;
 /** Spawned with the parent's runtime flags left out; isolated-vm needs the startup snapshot off. */
 const NODE_ARGS = ['--no-node-snapshot'];
@@ -40,6 +55,8 @@ interface Child {
   run?: Run;
   /** It answered `ready`: a replacement is started when it dies. */
   ready: boolean;
+  /** Runs it has served. */
+  runs: number;
   dead: boolean;
   exited: Promise<void>;
 }
@@ -61,11 +78,12 @@ interface Run {
  */
 export class ChildProcessReactorRuntime implements ReactorRuntime {
   private readonly options: ChildProcessReactorRuntimeOptions;
-  private readonly limit: ConcurrencyLimit;
+  private readonly limit: TenantFairLimit;
   private readonly children = new Set<Child>();
   private readonly idle: Child[] = [];
   private nextRunId = 0;
   private closed = false;
+  private draining = false;
 
   constructor(options: Partial<ChildProcessReactorRuntimeOptions> = {}) {
     // Checked here, at once, rather than in each child.
@@ -75,18 +93,34 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       maxChildRssMb: options.maxChildRssMb ?? checked.memoryLimitMb + CHILD_RSS_ALLOWANCE_MB,
       startTimeoutMs: options.startTimeoutMs ?? 30_000,
+      recycleRssMb: options.recycleRssMb ?? checked.memoryLimitMb + CHILD_RECYCLE_ALLOWANCE_MB,
+      maxRunsPerChild: options.maxRunsPerChild ?? DEFAULT_MAX_RUNS_PER_CHILD,
     };
-    for (const name of ['killGraceMs', 'maxChildRssMb', 'startTimeoutMs'] as const) {
+    for (const name of ['killGraceMs', 'maxChildRssMb', 'startTimeoutMs', 'recycleRssMb', 'maxRunsPerChild'] as const) {
       const value = this.options[name];
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, not ${value}`);
     }
-    this.limit = new ConcurrencyLimit(this.options.concurrency, this.options.queueSize);
+    // A tenant may hold at most half the slots (rounded up) and half the queue; the queue serves tenants in turn.
+    this.limit = new TenantFairLimit({ max: this.options.concurrency, maxWaiting: this.options.queueSize });
   }
 
-  run(code: string, request: ReactorRequest): Promise<ReactorResult> {
-    if (this.closed) return Promise.resolve(this.busy('The reactor runtime is shutting down.'));
-    const queued = this.limit.tryRun(() => this.runInChild(code, request));
+  run(code: string, request: ReactorRequest, owner?: ReactorRunOwner): Promise<ReactorResult> {
+    if (this.closed || this.draining) return Promise.resolve(this.busy('The reactor runtime is shutting down.'));
+    const queued = this.limit.tryRun(
+      owner?.tenantId ?? ANONYMOUS,
+      () => this.runInChild(code, request),
+      () => this.busy('The reactor runtime is shutting down.'),
+    );
     return queued ?? Promise.resolve(this.busy('Too many reactor invocations are waiting; try again later.'));
+  }
+
+  /**
+   * Starts no more runs: those waiting and every later one answer `busy` at once; those under way go on, each ending
+   * within `timeoutMs` + `killGraceMs` (killed past it). The first step of a shutdown; `close()` ends the rest.
+   */
+  drain(): void {
+    this.draining = true;
+    this.limit.stop();
   }
 
   /** Kills every child (runs under way answer `busy`), answers `busy` to every later run, and resolves once all exited. */
@@ -139,9 +173,13 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       };
     });
     if (!child.dead) {
-      // A child left holding more than its bound after a run (V8 and ICU keep some of what they took) is replaced.
+      // A child left holding much more than it starts with after a run (V8 and ICU keep some of what they took), or
+      // that served its share of runs, is replaced before it serves another run: one run's residue must not get the
+      // next one (maybe another tenant's) killed for memory.
+      child.runs++;
       const mb = await residentMb(child.process.pid);
-      if (this.closed || (mb !== null && mb > maxChildRssMb)) this.kill(child);
+      const { recycleRssMb, maxRunsPerChild } = this.options;
+      if (this.closed || (mb !== null && mb > recycleRssMb) || child.runs >= maxRunsPerChild) this.kill(child);
       else this.idle.push(child);
     }
     if (result instanceof Error) throw result;
@@ -158,9 +196,17 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'json',
     });
+    if (spawned.pid !== undefined) {
+      try {
+        setPriority(spawned.pid, CHILD_NICE);
+      } catch {
+        // EACCES/EPERM where the platform refuses: the child runs at the parent's priority.
+      }
+    }
     const child: Child = {
       process: spawned,
       ready: false,
+      runs: 0,
       dead: false,
       exited: new Promise((resolve) => spawned.once('exit', () => resolve())),
     };
@@ -168,7 +214,16 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     // An idle pool must not keep the service's process alive; a run keeps it alive by its own timers.
     spawned.unref();
     (spawned.channel as { unref?: () => void } | null | undefined)?.unref?.();
-    const { killGraceMs: _grace, maxChildRssMb: _rss, startTimeoutMs, concurrency: _c, queueSize: _q, ...options } = this.options;
+    const {
+      killGraceMs: _grace,
+      maxChildRssMb: _rss,
+      startTimeoutMs,
+      concurrency: _c,
+      queueSize: _q,
+      recycleRssMb: _recycle,
+      maxRunsPerChild: _runs,
+      ...options
+    } = this.options;
     return new Promise<Child>((resolve, reject) => {
       let why = `no answer within ${startTimeoutMs} ms`;
       const timer = setTimeout(() => this.kill(child), startTimeoutMs);
@@ -214,7 +269,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     child.run?.settle(outcome);
     const index = this.idle.indexOf(child);
     if (index >= 0) this.idle.splice(index, 1);
-    if (!this.children.delete(child) || this.closed || !child.ready) return;
+    if (!this.children.delete(child) || this.closed || this.draining || !child.ready) return;
     // Keep the pool warm: a replacement starts now rather than on the next run. Its failure to start only means the
     // next run starts one itself (and answers the failure).
     this.start().then(

@@ -1,6 +1,7 @@
 // Loads formula code as a CommonJS module in a fresh isolated-vm isolate; the code never runs in the host's V8 heap.
 import ivm from 'isolated-vm';
 import { COMMONJS_PREFIX, COMMONJS_SUFFIX, FORMULA_FILENAME, SANDBOX_PRELUDE, type PreludeSettings } from './sandbox-prelude';
+import { exceedsResultShape, MAX_RESULT_MEMBERS, MAX_RESULT_VALUES } from './json-result-shape';
 
 export interface SandboxLimits {
   /** Heap limit of the isolate, in MB (isolated-vm's minimum is 8). */
@@ -273,7 +274,13 @@ const parsedResult = (json: unknown, name: string, maxBytes: number): unknown =>
   if (Buffer.byteLength(json, 'utf8') > maxBytes) {
     throw new FormulaFailure(`The formula's result is unusable: ${name} is larger than ${maxBytes} bytes as JSON.`);
   }
-  return JSON.parse(json);
+  const value: unknown = JSON.parse(json);
+  if (exceedsResultShape(value)) {
+    throw new FormulaFailure(
+      `The formula's result is unusable: ${name} holds more than ${MAX_RESULT_VALUES} JSON values or ${MAX_RESULT_MEMBERS} object members.`,
+    );
+  }
+  return value;
 };
 
 /**
