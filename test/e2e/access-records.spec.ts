@@ -120,6 +120,61 @@ describe('access records', () => {
     expect(failed.map(({ data }) => [data.entity_type, data.entity_id, data.operation, data.reactor_id])).toEqual(expected);
   });
 
+  it('a deduplicated create or tokenize that shows the stored token in plaintext records a reveal of it (via dedupe); a masked one records nothing', async () => {
+    // A writer whose create and update rules reveal but whose read rule masks: deduplication answers with the stored
+    // token, which may hold more than was sent (here the pin: the fingerprint is the card's alone).
+    const writer = await createApplication(test, {
+      name: 'writer',
+      type: 'private',
+      permissions: [...ALL, 'token:update'],
+      rules: [
+        { priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:update', 'token:use'] },
+        { priority: 2, container: '/', transform: 'mask', permissions: ['token:read', 'token:search'] },
+      ],
+    });
+    const stored = { card: '4111', pin: 'SECRETPIN-7777' };
+    const id = await create({ type: 'token', data: stored, fingerprint_expression: '{{ data.card }}' });
+    const guess = { type: 'token', data: { card: '4111', pin: 'guess' }, fingerprint_expression: '{{ data.card }}', deduplicate_token: true };
+    const records = await recordedBy(async () => {
+      const created = await as(writer.key).post('/tokens', guess);
+      expect([created.status, created.body.id, created.body.data]).toEqual([200, id, stored]);
+      const tokenized = await as(writer.key).post('/tokenize', { a: guess });
+      expect([tokenized.status, tokenized.body.a.id, tokenized.body.a.data.pin]).toEqual([201, id, 'SECRETPIN-7777']);
+      const masked = await as(masker.key).post('/tokens', guess);
+      expect(masked.body.id).toBe(id);
+      expect(masked.text).not.toContain('SECRETPIN');
+    });
+    expect(records.map(({ data, metadata }) => [data.entity_id, data.operation, data.via, metadata.actor.id])).toEqual([
+      [id, 'reveal', 'dedupe', writer.id],
+      [id, 'reveal', 'dedupe', writer.id],
+    ]);
+  });
+
+  it('a PATCH whose answer reveals stored data the caller did not send records a reveal (via update); one that sends the data records nothing', async () => {
+    const updater = await createApplication(test, {
+      name: 'updater',
+      type: 'private',
+      permissions: [...ALL, 'token:update'],
+      rules: [
+        { priority: 1, container: '/', transform: 'reveal', permissions: ['token:update'] },
+        { priority: 2, container: '/', transform: 'mask', permissions: ['token:read', 'token:create'] },
+      ],
+    });
+    const id = await create({ type: 'card_number', data: CARD });
+    const records = await recordedBy(async () => {
+      const moved = await as(updater.key).patch(`/tokens/${id}`, { metadata: { k: 'v' } });
+      expect([moved.status, moved.body.data]).toEqual([200, CARD]);
+      const expiring = await as(updater.key).patch(`/tokens/${id}`, { expires_at: '2999-01-01T00:00:00Z' });
+      expect(expiring.body.data).toBe(CARD);
+      const replaced = await as(updater.key).patch(`/tokens/${id}`, { data: '4000056655665556' });
+      expect(replaced.body.data).toBe('4000056655665556');
+    });
+    expect(records.map(({ data, metadata }) => [data.entity_id, data.operation, data.via, metadata.actor.id])).toEqual([
+      [id, 'reveal', 'update', updater.id],
+      [id, 'reveal', 'update', updater.id],
+    ]);
+  });
+
   it('no record in the audit stream holds token data, masks, query values, args or configuration values', async () => {
     const stored = JSON.stringify(await audit());
     expect(stored).toContain('AccessRecorded');

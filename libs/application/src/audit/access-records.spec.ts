@@ -38,7 +38,7 @@ describe('access records of the handlers that show plaintext', () => {
     get = new GetTokenHandler(index, crypto, access);
     search = new SearchTokensHandler(index, crypto, access);
     detokenize = new DetokenizeHandler(index, crypto, engine, access);
-    creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator);
+    creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator, access);
   });
   beforeEach(() => {
     tenantId = randomUUID();

@@ -43,7 +43,7 @@ describe('reactor use cases', () => {
   const checker = new IsolatedVmCodeChecker();
   const tenantId = randomUUID();
   const caller: Caller = {
-    principal: { applicationId: randomUUID(), tenantId, type: 'management', permissions: new Set(), accessRules: [] },
+    principal: { applicationId: randomUUID(), tenantId, type: 'management', permissions: new Set(['reactor:create', 'reactor:read', 'reactor:update', 'reactor:delete']), accessRules: [] },
     now: new Date(),
     requestId: 'req-1',
   };

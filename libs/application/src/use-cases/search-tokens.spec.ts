@@ -49,7 +49,7 @@ async function openTokenVault(name: string) {
     now: new Date(),
     requestId: `req-${randomUUID()}`,
   });
-  const creator = new CreateTokenHandler(vault.runner(), index, crypto, new LiquidExpressionEngine(), uuidGenerator);
+  const creator = new CreateTokenHandler(vault.runner(), index, crypto, new LiquidExpressionEngine(), uuidGenerator, new GroupCommitAccessLog(vault.events));
   const searcher = new SearchTokensHandler(index, crypto, new GroupCommitAccessLog(vault.events));
   return {
     tenantId,

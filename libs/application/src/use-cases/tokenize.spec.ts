@@ -38,9 +38,9 @@ describe('TokenizeHandler and DetokenizeHandler', () => {
     const crypto = new AesGcmTokenCrypto(randomBytes(32), keys);
     const engine = new LiquidExpressionEngine();
     index = new SqliteTokenSearchIndex(vault.model);
-    tokenize = new TokenizeHandler(vault.runner(), index, crypto, engine, uuidGenerator);
+    tokenize = new TokenizeHandler(vault.runner(), index, crypto, engine, uuidGenerator, new GroupCommitAccessLog(vault.events));
     detokenizer = new DetokenizeHandler(index, crypto, engine, new GroupCommitAccessLog(vault.events));
-    creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator);
+    creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator, new GroupCommitAccessLog(vault.events));
   });
   beforeEach(() => {
     tenantId = randomUUID();

@@ -37,7 +37,7 @@ import type { AccessLog } from '../ports/access-log';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import { openSealed, toTokenView, TokenView } from './token-view';
-import { activeToken, createTokenCommand, findDuplicateView, tokenFingerprint } from './tokens';
+import { activeToken, createTokenCommand, DuplicateView, findDuplicateView, tokenFingerprint } from './tokens';
 import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
 /**
@@ -130,6 +130,7 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
     private readonly crypto: TokenCrypto,
     private readonly engine: ExpressionEngine,
     private readonly ids: IdGenerator,
+    private readonly access: AccessLog,
   ) {}
 
   async execute({ caller, body, onBehalfOf }: TokenizeCommand): Promise<unknown> {
@@ -144,6 +145,8 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
 
     const results: Result[] = [];
     const creations: Creation[] = [];
+    /** Existing tokens deduplication shows in plaintext: each a read of stored data, recorded before the answer. */
+    const revealed = new Set<string>();
     /** The latest creation with this type and fingerprint: what a later request's deduplication finds first. */
     const newest = new Map<string, number>();
     for (const [i, planned] of plan.requests.entries()) {
@@ -168,7 +171,8 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
           ? await this.duplicateOnBehalf(lookup, onBehalfOf)
           : await findDuplicateView(this.index, this.crypto, lookup);
         if (found) {
-          results.push({ found: idOnly ? idOnlyView(found) : found });
+          if (found.revealed) revealed.add(found.view.id);
+          results.push({ found: idOnly ? idOnlyView(found.view) : found.view });
           continue;
         }
       }
@@ -193,6 +197,9 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
       else created.push(onBehalfOf?.cap != null ? await this.cappedView(token, onBehalfOf.rules, onBehalfOf.cap) : await toTokenView(token, rule, this.crypto));
     }
     const shown = results.map((result) => ('found' in result ? result.found : created[result.created]));
+    if (revealed.size > 0) {
+      await recordAccess(this.access, caller, [...revealed].map((id) => ({ entity_type: 'token' as const, entity_id: id, operation: 'reveal' as const, via: 'dedupe' as const })));
+    }
     return idOnly ? shown : plan.rebuild(shown);
   }
 
@@ -202,7 +209,7 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
    * not learn, through the reactor's application, whether a value exists). With a cap, a token the invoking caller's
    * rules show more revealingly than the cap does not exist either: a new token is created, as when nothing matched.
    */
-  private async duplicateOnBehalf(lookup: DuplicateLookup, onBehalfOf: OnBehalfOf): Promise<TokenView | null> {
+  private async duplicateOnBehalf(lookup: DuplicateLookup, onBehalfOf: OnBehalfOf): Promise<DuplicateView | null> {
     const scopes = [accessScope(lookup.rules, 'token:create'), accessScope(onBehalfOf.rules, 'token:create')];
     if (scopes.includes('nothing')) return null;
     const query: QueryNode = {
@@ -222,10 +229,12 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
       const callerRule = deduplicationRule(onBehalfOf.rules, existing);
       if (!callerRule) return null;
       const transform = cappedTransform(callerRule.transform, deduplicationRule(lookup.rules, existing)!.transform);
-      return toTokenView(existing, { ...callerRule, transform }, this.crypto);
+      return { view: await toTokenView(existing, { ...callerRule, transform }, this.crypto), revealed: transform === 'reveal' };
     }
     if (mostRevealing(onBehalfOf.rules, existing.containers, onBehalfOf.cap)) return null;
-    return this.cappedView(existing, onBehalfOf.rules, onBehalfOf.cap);
+    const read = selectRule(onBehalfOf.rules, existing.containers, 'token:read');
+    const revealed = read !== null && onBehalfOf.cap !== 'none' && cappedTransform(read.transform, onBehalfOf.cap) === 'reveal';
+    return { view: await this.cappedView(existing, onBehalfOf.rules, onBehalfOf.cap), revealed };
   }
 
   /** The token as the invoking caller's token:read rule shows it, at most `cap`; no rule (or a cap of none): id-level fields. */

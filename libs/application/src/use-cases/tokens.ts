@@ -137,6 +137,7 @@ export class CreateTokenHandler implements UseCaseHandler<CreateTokenCommand> {
     private readonly crypto: TokenCrypto,
     private readonly engine: ExpressionEngine,
     private readonly ids: IdGenerator,
+    private readonly access: AccessLog,
   ) {}
 
   async execute({ caller, body }: CreateTokenCommand): Promise<CreatedToken> {
@@ -149,7 +150,11 @@ export class CreateTokenHandler implements UseCaseHandler<CreateTokenCommand> {
     const fingerprint = tokenFingerprint(this.crypto, tenantId, valid);
     if (valid.deduplicate_token) {
       const existing = await findDuplicateView(this.index, this.crypto, { tenantId, rules, type: valid.draft.type, fingerprint, now: ctx.now });
-      if (existing) return { token: existing, created: false };
+      if (existing) {
+        // The stored token, which may hold more than this request sent (fields the fingerprint leaves out): a reveal.
+        if (existing.revealed) await recordAccess(this.access, caller, [{ entity_type: 'token', entity_id: existing.view.id, operation: 'reveal', via: 'dedupe' }]);
+        return { token: existing.view, created: false };
+      }
     }
     const id = valid.id ?? this.ids.newId();
     const { state } = await this.runner.run(tokenDecider, tokenStream(tenantId, id), createTokenCommand(this.crypto, tenantId, id, valid, fingerprint), ctx);
@@ -176,7 +181,13 @@ export interface DuplicateLookup {
  * of the caller's token:create rules covers, shown under the rule for ITS containers; null when there is none, so a
  * token outside those rules does not exist for this caller. The scope is part of the search itself.
  */
-export async function findDuplicateView(index: TokenSearchIndex, crypto: TokenCrypto, lookup: DuplicateLookup): Promise<TokenView | null> {
+/** A deduplicated token as the caller is shown it, and whether that showed its stored data in plaintext (an access). */
+export interface DuplicateView {
+  view: TokenView;
+  revealed: boolean;
+}
+
+export async function findDuplicateView(index: TokenSearchIndex, crypto: TokenCrypto, lookup: DuplicateLookup): Promise<DuplicateView | null> {
   const scope = accessScope(lookup.rules, 'token:create');
   if (scope === 'nothing') return null;
   const match: QueryNode = {
@@ -189,7 +200,9 @@ export async function findDuplicateView(index: TokenSearchIndex, crypto: TokenCr
   };
   const page = await index.search({ tenantId: lookup.tenantId, query: match, now: lookup.now.getTime(), page: 1, size: 1 });
   const existing = page.items[0];
-  return existing ? toTokenView(existing, deduplicationRule(lookup.rules, existing)!, crypto) : null;
+  if (!existing) return null;
+  const rule = deduplicationRule(lookup.rules, existing)!;
+  return { view: await toTokenView(existing, rule, crypto), revealed: rule.transform === 'reveal' };
 }
 
 /**
@@ -208,6 +221,7 @@ export class UpdateTokenHandler implements UseCaseHandler<UpdateTokenCommand> {
     private readonly runner: CommandRunner,
     private readonly crypto: TokenCrypto,
     private readonly engine: ExpressionEngine,
+    private readonly access: AccessLog,
   ) {}
 
   async execute({ caller, id, patch: body }: UpdateTokenCommand): Promise<TokenView> {
@@ -249,7 +263,14 @@ export class UpdateTokenHandler implements UseCaseHandler<UpdateTokenCommand> {
       },
       ctx,
     );
-    return toTokenView(activeToken(state), responseRule!, this.crypto);
+    const view = await toTokenView(activeToken(state), responseRule!, this.crypto);
+    // An answer that reveals stored data the caller did not send in this patch (a move, new metadata, an expiry) is a
+    // read of plaintext: recorded before it leaves. A patch with new `data` shows what the caller sent.
+    const sentData = isPatchObject(body) && Object.hasOwn(body, 'data') && body.data !== null;
+    if ((responseRule as AccessRule | null)?.transform === 'reveal' && !sentData) {
+      await recordAccess(this.access, caller, [{ entity_type: 'token', entity_id: view.id, operation: 'reveal', via: 'update' }]);
+    }
+    return view;
   }
 }
 

@@ -78,6 +78,8 @@ const REVEALED_BY: Record<AccessRecordedData['via'], string> = {
   search: 'search',
   detokenize: 'detokenize',
   react: 'react',
+  dedupe: 'deduplication',
+  update: 'update answer',
 };
 
 /** Counts and ids only: an access record's message never says what was searched for or what was used. */

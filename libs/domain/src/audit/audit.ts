@@ -37,8 +37,12 @@ export interface AccessRecordedData {
   entity_type: Extract<AuditEntityType, 'token' | 'reactor'>;
   entity_id: string | null;
   operation: AccessOperation;
-  /** What was accessed, in a fixed text (`GET /tokens/{id}`, `detokenize`, `search`, `react`). */
-  via: 'get' | 'search' | 'detokenize' | 'react';
+  /**
+   * What showed it, as a fixed value: `GET /tokens/{id}`, a search, detokenize, a reactor, a deduplicated create
+   * (POST /tokens, /tokenize or a reactor's tokenize answering with an existing token), or an update's answer showing
+   * stored data the caller did not send.
+   */
+  via: 'get' | 'search' | 'detokenize' | 'react' | 'dedupe' | 'update';
   /** For a search: how many tokens it returned in plaintext. */
   count?: number;
   /** The reactor a `use` happened in. */
