@@ -17,7 +17,7 @@ import {
   reactorStream,
   type ReactorRuntime,
   type ReactorState,
-  redactReactorMessage,
+  redactReactorMessageSteps,
   type TokenCrypto,
   unavailable,
   validationError,
@@ -99,11 +99,11 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       if (result.kind === 'busy') throw unavailable(result.message, result.retryAfterSeconds);
       // The message may quote what the code was given (a thrown `args.x`, V8's own "Cannot convert …"): the caller may
       // use the tokens' data without seeing it (an object token's keys are data too), and may not read the configuration.
-      const message = redactReactorMessage(
-        result.message,
-        reactorSecrets(detokenized.args, configuration),
-        reactorSecretKeys(detokenized.args, configuration),
-      );
+      // In steps, with a turn of the event loop between them: the secrets may be megabytes (100 tokens of 64 KiB).
+      const steps = redactReactorMessageSteps(result.message, reactorSecrets(detokenized.args, configuration), reactorSecretKeys(detokenized.args, configuration));
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) await new Promise<void>((resolve) => setImmediate(resolve));
+      const message = step.value;
       throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [message] });
     }
     const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { rules: caller.principal.accessRules, cap: least });

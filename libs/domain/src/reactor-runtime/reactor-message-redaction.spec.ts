@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { redactReactorMessage, reactorSecretKeys, reactorSecrets, REDACTED } from './reactor-message-redaction';
+import { redactReactorMessage, reactorSecretKeys, reactorSecrets, REDACTED, redactReactorMessageSteps, REDACTION_SLICE } from './reactor-message-redaction';
 import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-runtime.port';
 
 describe('redactReactorMessage', () => {
@@ -128,5 +128,21 @@ describe('redactReactorMessage, whatever the secrets', () => {
         }
       }),
     );
+  });
+});
+
+describe('redactReactorMessageSteps', () => {
+  it('reads megabytes of secrets in slices (yielding between slices) and gives what redactReactorMessage gives', () => {
+    const secrets = reactorSecrets(Array.from({ length: 100 }, (_, i) => `${i}-${'s'.repeat(65_000)}-secret-${i}`));
+    const message = `boom: ${'s'.repeat(20)}-secret-42 and secret-7 not shown`;
+    const steps = redactReactorMessageSteps(message, secrets);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    // Some 13 million characters of secrets: read in slices of REDACTION_SLICE, not in one go.
+    expect(REDACTION_SLICE).toBeLessThanOrEqual(256 * 1024);
+    expect(yields).toBeGreaterThan(20);
+    expect(step.value).toBe(redactReactorMessage(message, secrets));
+    expect(step.value).not.toContain('secret-42');
   });
 });

@@ -76,15 +76,39 @@ export const reactorSecretKeys = (...values: readonly unknown[]): string[] => {
  * loses the start of a secret cut by the clip: the longest end of its text that begins a secret.
  */
 export const redactReactorMessage = (message: string, secrets: readonly string[], keys: readonly string[] = []): string => {
+  const steps = redactReactorMessageSteps(message, secrets, keys);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+};
+
+/**
+ * Characters of secrets read between two yields of redactReactorMessageSteps: a few milliseconds' work. Args may hold
+ * 100 tokens of 64 KiB each, some 20 MB of secret text with their JSON forms, which in one go held the event loop
+ * 84-131 ms (a review measured it).
+ */
+export const REDACTION_SLICE = 256 * 1024;
+
+/**
+ * redactReactorMessage in steps: yields after every REDACTION_SLICE characters of secrets read, so that a caller can
+ * give the event loop a turn between steps; the last step returns the message.
+ */
+export function* redactReactorMessageSteps(message: string, secrets: readonly string[], keys: readonly string[] = []): Generator<void, string> {
   const candidates = [...new Set(secrets)].filter((secret) => secret.length >= MIN_REDACTED_SECRET_LENGTH);
   const clipped = message.length === MAX_REACTOR_MESSAGE_LENGTH && message.endsWith('…');
   const text = clipped ? message.slice(0, -1) : message;
   // covered[i]: the character at i is part of a secret.
   const covered = new Uint8Array(text.length);
+  let read = 0;
   for (const secret of candidates) {
     for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) covered.fill(1, at, at + secret.length);
+    read += Math.min(secret.length, text.length);
+    if (read >= REDACTION_SLICE) {
+      read = 0;
+      yield;
+    }
   }
-  coverSharedRuns(text, [...secrets, ...keys], covered);
+  yield* coverSharedRuns(text, [...secrets, ...keys], covered);
   if (clipped) {
     const cut = cutSecretLength(text, candidates);
     covered.fill(1, text.length - cut);
@@ -95,7 +119,7 @@ export const redactReactorMessage = (message: string, secrets: readonly string[]
     else if (i === 0 || !covered[i - 1]) redacted += REDACTED;
   }
   return reactorMessage(clipped ? `${redacted}…` : redacted);
-};
+}
 
 /**
  * Marks in `covered` every window of MIN_REDACTED_RUN_LENGTH characters of `text` that occurs, case-insensitively, in
@@ -103,7 +127,7 @@ export const redactReactorMessage = (message: string, secrets: readonly string[]
  * message's windows go in a table by a rolling hash, and each secret is read once, one hash update a character; only a
  * hash hit costs a comparison.
  */
-const coverSharedRuns = (text: string, secrets: readonly string[], covered: Uint8Array): void => {
+function* coverSharedRuns(text: string, secrets: readonly string[], covered: Uint8Array): Generator<void, void> {
   const width = MIN_REDACTED_RUN_LENGTH;
   if (text.length < width) return;
   const folded = fold(text);
@@ -122,9 +146,15 @@ const coverSharedRuns = (text: string, secrets: readonly string[], covered: Uint
     seen[hash & (FILTER_SIZE - 1)] = 1;
     byText.set(window, [...(byText.get(window) ?? []), start]);
   }
+  let read = 0;
   for (const secret of secrets) {
     if (windows.size === 0) return;
     if (secret.length < width) continue;
+    read += secret.length;
+    if (read >= REDACTION_SLICE) {
+      read = 0;
+      yield;
+    }
     const lower = fold(secret);
     hash = 0;
     for (let i = 0; i < lower.length; i++) {
@@ -141,7 +171,7 @@ const coverSharedRuns = (text: string, secrets: readonly string[], covered: Uint
       if (byText.size === 0) windows.delete(hash);
     }
   }
-};
+}
 
 const BASE = 31;
 /** Read once: a global looked up a character at a time is slow where globals sit behind an interceptor (a vm context). */
