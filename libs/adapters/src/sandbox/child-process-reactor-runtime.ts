@@ -81,6 +81,8 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
   private readonly limit: TenantFairLimit;
   private readonly children = new Set<Child>();
   private readonly idle: Child[] = [];
+  /** Replacements still starting that no run has claimed: a run waits for one rather than spawning yet another child. */
+  private readonly spares: Promise<Child>[] = [];
   private nextRunId = 0;
   private closed = false;
   private draining = false;
@@ -136,7 +138,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     if (this.closed) return this.busy('The reactor runtime is shutting down.');
     let child: Child;
     try {
-      child = this.idle.pop() ?? (await this.start());
+      child = await this.takeChild();
     } catch (error) {
       if (this.closed) return this.busy('The reactor runtime is shutting down.');
       throw error;
@@ -184,6 +186,22 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     }
     if (result instanceof Error) throw result;
     return result;
+  }
+
+  /** An idle child, else a replacement being started, else a new one: never more than `concurrency` children. */
+  private async takeChild(): Promise<Child> {
+    const idle = this.idle.pop();
+    if (idle) return idle;
+    const spare = this.spares.shift();
+    if (spare) {
+      try {
+        return await spare;
+      } catch {
+        // It did not start: this run starts one itself (and answers that failure).
+      }
+    }
+    if (this.closed) throw new Error('The reactor runtime is closed.');
+    return this.start();
   }
 
   /** Spawns a child and resolves once it is ready for runs. */
@@ -272,9 +290,20 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     if (!this.children.delete(child) || this.closed || this.draining || !child.ready) return;
     // Keep the pool warm: a replacement starts now rather than on the next run. Its failure to start only means the
     // next run starts one itself (and answers the failure).
-    this.start().then(
-      (fresh) => (this.closed ? this.kill(fresh) : this.idle.push(fresh)),
-      () => undefined,
+    const spare = this.start();
+    this.spares.push(spare);
+    const unclaimed = (): boolean => {
+      const index = this.spares.indexOf(spare);
+      if (index >= 0) this.spares.splice(index, 1);
+      return index >= 0;
+    };
+    spare.then(
+      (fresh) => {
+        if (!unclaimed()) return;
+        if (this.closed || this.draining) this.kill(fresh);
+        else this.idle.push(fresh);
+      },
+      () => void unclaimed(),
     );
   }
 
