@@ -128,15 +128,8 @@ const complete = async (runner: CommandRunner, command: Extract<TenantCommand, {
   await runner.run(tenantDecider, tenantStream(command.id), command, ctx);
 };
 
-/** `GET /tenants/self`: API.md's tenant object. */
-export interface TenantView {
-  id: string;
-  name: string;
-  created_by: string;
-  created_at: string;
-  modified_by?: string;
-  modified_at?: string;
-}
+/** `GET /tenants/self`: API.md's tenant object, the read model's document without its tombstone flag. */
+export type TenantView = Omit<TenantDocument, 'deleted'>;
 
 const tenantView = ({ id, name, created_by, created_at, modified_by, modified_at }: TenantDocument): TenantView => ({
   id,
