@@ -149,9 +149,13 @@ describe('errors never carry the data', () => {
     expect(() => engine.evaluate(loop, 'd')).toThrow(/template render limit/);
     // The stretch's budget is spent: even a trivial expression after it is refused, so twenty slow ones in one
     // request cost one budget, not twenty.
-    expect(() => engine.evaluate('{{ data }}', 'd')).toThrow(/shared time limit/);
+    expect(() => engine.evaluate('{{ data | upcase }}', 'd')).toThrow(/shared time limit/);
+    // The token types' own expressions (a card's fingerprint, an SSN's mask) do not spend it: a pause of a busy machine
+    // must not turn a plain create into a 400.
+    expect(engine.evaluate('{{ data }}', 'card')).toBe('card');
+    expect(engine.evaluate('{{ data | reveal_last: 4 }}', '123-45-6789')).toBe('XXX-XX-6789');
     await Promise.resolve();
-    expect(engine.evaluate('{{ data }}', 'fresh')).toBe('fresh');
+    expect(engine.evaluate('{{ data | upcase }}', 'fresh')).toBe('FRESH');
   });
 });
 

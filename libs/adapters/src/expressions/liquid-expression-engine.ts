@@ -1,7 +1,7 @@
 // ExpressionEngine on liquidjs: unknown filters fail at parse time, parsed templates are cached, work is bounded,
 // templates cannot reach the file system, and no error message carries token data.
 import { Liquid, LiquidError, type Template } from 'liquidjs';
-import type { ExpressionEngine } from '@vault/domain';
+import { TOKEN_TYPES, tokenTypeRules, type ExpressionEngine } from '@vault/domain';
 import { CUSTOM_FILTERS, FilterArgumentError } from './liquid-filters';
 
 export interface LiquidExpressionEngineOptions {
@@ -23,6 +23,14 @@ export class ExpressionError extends Error {
     this.name = 'ExpressionError';
   }
 }
+
+/** The default mask, fingerprint expression and search indexes of every token type. */
+const BUILT_IN_EXPRESSIONS: ReadonlySet<string> = new Set(
+  TOKEN_TYPES.flatMap((type) => {
+    const rules = tokenTypeRules(type);
+    return [rules.defaultFingerprintExpression, ...(rules.defaultMask ? [rules.defaultMask] : []), ...rules.defaultSearchIndexes];
+  }),
+);
 
 /** Tags that load other templates: a token expression has no business reading files. */
 const FILE_TAGS = ['include', 'render', 'layout', 'block'];
@@ -94,7 +102,9 @@ export class LiquidExpressionEngine implements ExpressionEngine {
     } catch (error) {
       throw new ExpressionError(`The expression does not parse: ${parseFailure(error)}`);
     }
-    const remaining = this.remainingBudget();
+    // The token types' own expressions are linear in the data (at most 64 KiB): a busy machine's pause (GC, another
+    // process on the core) must not make a plain create a 400. Only expressions a caller wrote spend the budget.
+    const remaining = BUILT_IN_EXPRESSIONS.has(expression) ? this.renderLimitMs : this.remainingBudget();
     if (remaining <= 0) throw new ExpressionError('The expressions exceeded their shared time limit.');
     try {
       return String(this.liquid.renderSync(template, { data }, { renderLimit: remaining, memoryLimit: this.memoryLimit }));
