@@ -156,4 +156,24 @@ describe('errors.reactor of POST /reactors/{id}/react', () => {
       expect(notAllowed.received.length).toBe(before);
     });
   });
+
+  describe('args that detokenize to very many values (tokens of 64 KiB arrays)', () => {
+    /** A token whose data is an array of 9,000 distinct short strings: 9,001 values, under 65,536 characters of JSON. */
+    const wideToken = (seed: number) => tokenOf('token', Array.from({ length: 9_000 }, (_, i) => (seed * 9_000 + i).toString(36).padStart(4, '0')));
+
+    it('refuses more than 100,000 values once detokenized with a 400 on args, before any code runs', async () => {
+      const id = await reactorOf('module.exports = async () => ({ raw: "ran" });');
+      const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => wideToken(i)));
+      const response = await as(caller).post(`/reactors/${id}/react`, { args: Object.fromEntries(ids.map((token, i) => [`t${i}`, `{{ ${token} }}`])) });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual({ args: ['args must hold at most 100000 values once detokenized.'] });
+    });
+
+    it('withholds the message of a failed run whose args hold more than 10,000 values, instead of redacting it at length', async () => {
+      const id = await reactorOf('module.exports = async (req) => { throw new Error("echo " + JSON.stringify(req.args).slice(0, 400)); };');
+      const ids = await Promise.all([wideToken(100), wideToken(101)]);
+      const message = await failure(id, { a: `{{ ${ids[0]} }}`, b: `{{ ${ids[1]} }}` });
+      expect(message).toBe('The reactor failed; its message is withheld: its args hold too many values to take them out of it.');
+    });
+  });
 });

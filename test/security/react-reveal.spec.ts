@@ -303,9 +303,15 @@ describe('react shows the caller no more of a token than its own token:read rule
       expect(response.body.tokens.x.id).toBe(record.body.id);
       expect(response.body.tokens.x).not.toHaveProperty('data');
       expect(response.text).not.toMatch(/Lovelace|1815/);
-      // A revealing caller's own deduplication still shows it revealed.
+      // A revealing caller's own deduplication still shows it revealed, and the reveal is recorded as that caller's
+      // access (PCI DSS 10.2: who saw it), not the reactor application's.
       const revealing = await react(deduper, { payload: { x: '123-45-6789' } }, revealer);
       expect(revealing.body.tokens.x.data).toEqual({ ssn: '123-45-6789', name: 'Ada Lovelace', dob: '1815-12-10' });
+      const apps = (await as(BOOTSTRAP_KEY).get('/applications?size=100')).body.data as Array<{ id: string; name: string }>;
+      const revealerId = apps.find((app) => app.name === 'revealer')!.id;
+      const log = (await as(BOOTSTRAP_KEY).get(`/logs?entity_id=${record.body.id}`)).body.data as Array<{ operation: string; message: string; actor_id: string }>;
+      const reveals = log.filter((entry) => entry.operation === 'reveal' && entry.message.includes('deduplication'));
+      expect(reveals.map((entry) => entry.actor_id)).toEqual([revealerId]);
     });
   });
 });

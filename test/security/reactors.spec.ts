@@ -99,6 +99,8 @@ describe('reactor configuration at rest', () => {
     expect(patched.body.name).toBe('renamed');
     expect(patched.body).not.toHaveProperty('configuration');
     expect(patched.text).not.toContain(stored);
+    // Nor the formula's code, which reading the formula would need reactor:read for.
+    expect(patched.body.formula).toEqual({ id: formulaId, name: 'Gateway' });
     const unlinked = await asKey(test, updater).patch(`/reactors/${id}`, { application: null });
     expect(unlinked.status).toBe(200);
     expect(unlinked.text).not.toContain(stored);

@@ -85,6 +85,11 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     // the caller's own rules may not show it.
     const { body: used, used: tokenIds, least } = await this.detokenizer.detokenizeForUse(caller, { args });
     const detokenized = used as { args: unknown };
+    // Tokens may hold up to 64 KiB each: 100 of them can expand args to a million values, whose hand-over to the code
+    // and whose redaction from an error message would each hold the event loop for seconds. Bounded here, before any.
+    if (holdsMoreValues(detokenized.args, MAX_DETOKENIZED_ARGS_VALUES)) {
+      throw validationError({ args: [`args must hold at most ${MAX_DETOKENIZED_ARGS_VALUES} values once detokenized.`] });
+    }
     checkReactorArgs(detokenized.args, formula.request_parameters);
     const configuration = await openConfiguration(this.crypto, reactor);
 
@@ -99,14 +104,18 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       if (result.kind === 'busy') throw unavailable(result.message, result.retryAfterSeconds);
       // The message may quote what the code was given (a thrown `args.x`, V8's own "Cannot convert …"): the caller may
       // use the tokens' data without seeing it (an object token's keys are data too), and may not read the configuration.
-      // In steps, with a turn of the event loop between them: the secrets may be megabytes (100 tokens of 64 KiB).
-      const steps = redactReactorMessageSteps(result.message, reactorSecrets(detokenized.args, configuration), reactorSecretKeys(detokenized.args, configuration));
-      let step = steps.next();
-      for (; !step.done; step = steps.next()) await new Promise<void>((resolve) => setImmediate(resolve));
-      const message = step.value;
+      // In steps, with a turn of the event loop between them: the secrets may be megabytes (100 tokens of 64 KiB). Past
+      // MAX_REDACTED_VALUES values, even collecting them would be long: the message is withheld instead.
+      let message = WITHHELD_MESSAGE;
+      if (!holdsMoreValues([detokenized.args, configuration], MAX_REDACTED_VALUES)) {
+        const steps = redactReactorMessageSteps(result.message, reactorSecrets(detokenized.args, configuration), reactorSecretKeys(detokenized.args, configuration));
+        let step = steps.next();
+        for (; !step.done; step = steps.next()) await new Promise<void>((resolve) => setImmediate(resolve));
+        message = step.value;
+      }
       throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [message] });
     }
-    const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { rules: caller.principal.accessRules, cap: least });
+    const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { invoker: caller, rules: caller.principal.accessRules, cap: least });
     return { tokens, raw: result.raw };
   }
 
@@ -187,3 +196,24 @@ const foldReactor = (history: RecordedEvent[]): ReactorState =>
     (state, recorded) => reactorDecider.evolve(state, { type: recorded.type, data: recorded.data } as Parameters<typeof reactorDecider.evolve>[1]),
     reactorDecider.initialState(),
   );
+
+/** Values (leaves, arrays and objects) detokenized args may hold: what the code is handed and an error is redacted of. */
+export const MAX_DETOKENIZED_ARGS_VALUES = 100_000;
+
+/** Values of args and configuration past which a failed run's message is withheld rather than redacted. */
+export const MAX_REDACTED_VALUES = 10_000;
+
+export const WITHHELD_MESSAGE = 'The reactor failed; its message is withheld: its args hold too many values to take them out of it.';
+
+/** Whether `value` holds more than `limit` JSON values, counted without recursion and stopping at `limit` + 1. */
+const holdsMoreValues = (value: unknown, limit: number): boolean => {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (++count > limit) return true;
+    if (Array.isArray(next)) for (const item of next) stack.push(item);
+    else if (typeof next === 'object' && next !== null) for (const item of Object.values(next)) stack.push(item);
+  }
+  return false;
+};

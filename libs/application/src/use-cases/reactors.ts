@@ -57,7 +57,7 @@ export interface ReactorView {
    * The formula as GET /reactor-formulas/{id} shows it now (a reactor runs its formula's current code). Deleting a
    * formula that has reactors is refused, so null only in the moment a delete racing this reactor's creation won.
    */
-  formula: FormulaView | null;
+  formula: FormulaView | Pick<FormulaView, 'id' | 'name'> | null;
   /** Absent from a write's answer to a caller without reactor:read: configuration values are shown only to those. */
   configuration?: ReactorConfiguration;
   application?: { id: string };
@@ -210,12 +210,13 @@ export class CreateReactorHandler implements UseCaseHandler<CreateReactorCommand
 /**
  * A write's answer (API.md "Reactors": configuration values are "returned only to reactor:read holders"): a caller
  * holding reactor:create or reactor:update without reactor:read gets the reactor without its configuration, which a
- * PATCH would otherwise show it whole, stored values included.
+ * PATCH would otherwise show it whole, stored values included, and with its formula's id and name only.
  */
 const shownTo = (caller: Caller, view: ReactorView): ReactorView => {
   if (caller.principal.permissions.has('reactor:read')) return view;
-  const { configuration: _hidden, ...rest } = view;
-  return rest;
+  // Nor the formula beyond its id and name: reading a formula (its code) needs reactor:read too.
+  const { configuration: _hidden, formula, ...rest } = view;
+  return { ...rest, formula: formula && { id: formula.id, name: formula.name } };
 };
 
 /** PUT and PATCH: the body a PUT would send, read from the current reactor in the attempt that decides. */

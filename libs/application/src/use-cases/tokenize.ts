@@ -45,6 +45,8 @@ import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './u
  * invoking caller must learn no more from the answer than its own rules show of what its args used.
  */
 export interface OnBehalfOf {
+  /** The invoking caller: a deduplication that shows it stored plaintext is recorded as its access, not the reactor's. */
+  invoker: Caller;
   /** The invoking caller's rules: deduplication returns only tokens its token:create rules cover too. */
   rules: readonly AccessRule[];
   /**
@@ -198,7 +200,7 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
     }
     const shown = results.map((result) => ('found' in result ? result.found : created[result.created]));
     if (revealed.size > 0) {
-      await recordAccess(this.access, caller, [...revealed].map((id) => ({ entity_type: 'token' as const, entity_id: id, operation: 'reveal' as const, via: 'dedupe' as const })));
+      await recordAccess(this.access, onBehalfOf?.invoker ?? caller, [...revealed].map((id) => ({ entity_type: 'token' as const, entity_id: id, operation: 'reveal' as const, via: 'dedupe' as const })));
     }
     return idOnly ? shown : plan.rebuild(shown);
   }
