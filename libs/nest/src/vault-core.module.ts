@@ -18,8 +18,8 @@ import {
 import {
   AesGcmTokenCrypto,
   apiKeys,
+  ChildProcessCodeChecker,
   ChildProcessReactorRuntime,
-  IsolatedVmCodeChecker,
   KeyShreddingStore,
   LiquidExpressionEngine,
   loadMasterKey,
@@ -139,7 +139,8 @@ export class VaultCoreModule {
           useFactory: (events: EventStore, waiter: ProjectionWaiter) =>
             new CommandRunner(events, waiter, { maxAttempts: 5, writeWaitMs: config.writeWaitMs }),
         },
-        { provide: FORMULA_CODE_CHECKER, useFactory: () => new IsolatedVmCodeChecker() },
+        // In the reactor runtime's killable children: a formula's top level V8 cannot stop must not spin in this process.
+        { provide: FORMULA_CODE_CHECKER, inject: [REACTOR_RUNTIME], useFactory: (reactors: ChildProcessReactorRuntime) => new ChildProcessCodeChecker(reactors) },
         {
           provide: REACTOR_RUNTIME,
           // Child processes, so that a run V8 cannot stop (JSON.parse, Intl, normalize loops) is killed at its wall time.

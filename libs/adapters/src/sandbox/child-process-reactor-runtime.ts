@@ -5,7 +5,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import type { ReactorRequest, ReactorResult, ReactorRunOwner, ReactorRuntime } from '@vault/domain';
+import type { CodeCheckResult, ReactorRequest, ReactorResult, ReactorRunOwner, ReactorRuntime } from '@vault/domain';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './isolated-vm-formula-module';
 import { reactorRuntimeOptions, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
 import type { FromChild, ToChild } from './reactor-child';
 import { TenantFairLimit } from './tenant-fair-limit';
@@ -61,10 +62,16 @@ interface Child {
   exited: Promise<void>;
 }
 
+/** What a child answers: a run's result, a check's result, or the runtime's own failure. */
+type Outcome = ReactorResult | CodeCheckResult | Error;
+
 interface Run {
   id: number;
-  settle(result: ReactorResult | Error): void;
+  settle(result: Outcome): void;
 }
+
+/** Formula code checks share the slots and queue as one more tenant would: at most half of each. */
+const CODE_CHECKS = '\u0000formula-code-checks';
 
 /**
  * Same contract, options and code API as IsolatedVmReactorRuntime (it runs inside each child), plus:
@@ -110,10 +117,37 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     if (this.closed || this.draining) return Promise.resolve(this.busy('The reactor runtime is shutting down.'));
     const queued = this.limit.tryRun(
       owner?.tenantId ?? ANONYMOUS,
-      () => this.runInChild(code, request),
+      async () => {
+        const { timeoutMs } = this.options;
+        const result = await this.runInChild((id) => ({ type: 'run', id, code, request }), timeoutMs, {
+          timedOut: failed(`The reactor did not finish within ${timeoutMs} ms.`),
+          outOfMemory: failed(`The reactor used more than the ${this.options.memoryLimitMb} MB of memory it may use.`),
+        });
+        return result as ReactorResult;
+      },
       () => this.busy('The reactor runtime is shutting down.'),
     );
     return queued ?? Promise.resolve(this.busy('Too many reactor invocations are waiting; try again later.'));
+  }
+
+  /**
+   * Checks formula code (IsolatedVmCodeChecker, in a child) under `limits`: its top level may outlast them where V8
+   * does not stop it, so the child is SIGKILLed at `limits.timeoutMs` + `killGraceMs` and the check fails as the
+   * checker's own timeout does. Checks queue with the runs, as one more tenant: at most half the slots and the queue.
+   * `busy` when the queue is full or the runtime is shutting down.
+   */
+  check(code: string, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<CodeCheckResult | ReactorResult> {
+    if (this.closed || this.draining) return Promise.resolve(this.busy('The reactor runtime is shutting down.'));
+    const queued = this.limit.tryRun(
+      CODE_CHECKS,
+      () =>
+        this.runInChild((id) => ({ type: 'check', id, code, limits }), limits.timeoutMs, {
+          timedOut: { ok: false, reason: topLevelTimedOut(limits.timeoutMs) },
+          outOfMemory: { ok: false, reason: `The code used more than the ${limits.memoryLimitMb} MB of memory it may use.` },
+        }),
+      () => this.busy('The reactor runtime is shutting down.'),
+    );
+    return queued ?? Promise.resolve(this.busy('Too many formula code checks are waiting; try again later.'));
   }
 
   /**
@@ -133,7 +167,11 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     await Promise.all(children.map((child) => child.exited));
   }
 
-  private async runInChild(code: string, request: ReactorRequest): Promise<ReactorResult> {
+  private async runInChild(
+    message: (id: number) => ToChild,
+    timeoutMs: number,
+    answers: { timedOut: ReactorResult | CodeCheckResult; outOfMemory: ReactorResult | CodeCheckResult },
+  ): Promise<ReactorResult | CodeCheckResult> {
     // A run that waited in the queue while the runtime closed starts no child.
     if (this.closed) return this.busy('The reactor runtime is shutting down.');
     let child: Child;
@@ -147,23 +185,22 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       this.kill(child);
       return this.busy('The reactor runtime is shutting down.');
     }
-    const { timeoutMs, killGraceMs, maxChildRssMb, memoryLimitMb } = this.options;
+    const { killGraceMs, maxChildRssMb } = this.options;
     const id = ++this.nextRunId;
     let polling = false;
-    const result = await new Promise<ReactorResult | Error>((settle) => {
+    const result = await new Promise<Outcome>((settle) => {
       child.run = { id, settle };
-      const message: ToChild = { type: 'run', id, code, request };
-      child.process.send(message, (error) => {
+      child.process.send(message(id), (error) => {
         if (error) this.kill(child, failed('The reactor stopped unexpectedly: its process ended.'));
       });
-      const deadline = setTimeout(() => this.kill(child, failed(`The reactor did not finish within ${timeoutMs} ms.`)), timeoutMs + killGraceMs);
+      const deadline = setTimeout(() => this.kill(child, answers.timedOut), timeoutMs + killGraceMs);
       const poll = setInterval(() => {
         if (polling) return;
         polling = true;
         void residentMb(child.process.pid).then((mb) => {
           polling = false;
           if (mb !== null && mb > maxChildRssMb && child.run?.id === id) {
-            this.kill(child, failed(`The reactor used more than the ${memoryLimitMb} MB of memory it may use.`));
+            this.kill(child, answers.outOfMemory);
           }
         });
       }, RSS_POLL_MS);
@@ -251,7 +288,9 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
           child.ready = true;
           resolve(child);
         } else if (child.run && message.id === child.run.id) {
-          child.run.settle(message.type === 'result' ? message.result : new Error('The reactor runtime failed in its child process.'));
+          child.run.settle(
+            message.type === 'result' || message.type === 'checked' ? message.result : new Error('The reactor runtime failed in its child process.'),
+          );
         }
       });
       const ended = () => {
@@ -274,7 +313,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
   }
 
   /** SIGKILLs a child; its run, if any, is answered `outcome` (busy when none is given). */
-  private kill(child: Child, outcome?: ReactorResult): void {
+  private kill(child: Child, outcome?: ReactorResult | CodeCheckResult): void {
     if (!child.dead) {
       child.dead = true;
       child.process.kill('SIGKILL');
@@ -282,7 +321,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     this.died(child, outcome ?? this.busy('The reactor runtime is shutting down.'));
   }
 
-  private died(child: Child, outcome: ReactorResult): void {
+  private died(child: Child, outcome: ReactorResult | CodeCheckResult): void {
     child.dead = true;
     child.run?.settle(outcome);
     const index = this.idle.indexOf(child);
@@ -315,6 +354,9 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
 }
 
 const failed = (message: string): ReactorResult => ({ ok: false, kind: 'failed', message });
+
+/** The in-child checker's own answer when the top level outlasts its time (isolated-vm-formula-module). */
+const topLevelTimedOut = (timeoutMs: number): string => `The code's top level did not finish within ${timeoutMs} ms.`;
 
 /**
  * The child's script next to this module: the built `reactor-child.js` in dist/, or, when this module runs from the

@@ -1,15 +1,22 @@
 // Entry of ChildProcessReactorRuntime's child processes: runs the invocations its parent sends, one at a time, each in
 // a fresh isolate (IsolatedVmReactorRuntime), and answers them over the IPC channel.
-import type { ReactorRequest, ReactorResult } from '@vault/domain';
+import type { CodeCheckResult, ReactorRequest, ReactorResult } from '@vault/domain';
+import { IsolatedVmCodeChecker } from './isolated-vm-code-checker';
+import type { SandboxLimits } from './isolated-vm-formula-module';
 import { IsolatedVmReactorRuntime, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
 
 /** Parent to child: the options once, then one run at a time. */
 export type ToChild =
   | { type: 'init'; options: Omit<ReactorRuntimeOptions, 'concurrency' | 'queueSize'> }
-  | { type: 'run'; id: number; code: string; request: ReactorRequest };
+  | { type: 'run'; id: number; code: string; request: ReactorRequest }
+  | { type: 'check'; id: number; code: string; limits: SandboxLimits };
 
 /** Child to parent: `broken` when the runtime itself failed (no detail: it could quote the run's data). */
-export type FromChild = { type: 'ready' } | { type: 'result'; id: number; result: ReactorResult } | { type: 'broken'; id: number };
+export type FromChild =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; result: ReactorResult }
+  | { type: 'checked'; id: number; result: CodeCheckResult }
+  | { type: 'broken'; id: number };
 
 const send = (message: FromChild): void => {
   process.send?.(message);
@@ -28,6 +35,12 @@ process.on('message', (message: ToChild) => {
     const { id } = message;
     runtime.run(message.code, message.request).then(
       (result) => send({ type: 'result', id, result }),
+      () => send({ type: 'broken', id }),
+    );
+  } else if (message.type === 'check') {
+    const { id } = message;
+    new IsolatedVmCodeChecker({ ...message.limits, maxConcurrent: 1 }).check(message.code).then(
+      (result) => send({ type: 'checked', id, result }),
       () => send({ type: 'broken', id }),
     );
   }
