@@ -163,7 +163,12 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
   async close(): Promise<void> {
     this.closed = true;
     const children = [...this.children];
-    for (const child of children) this.kill(child, this.busy('The reactor runtime is shutting down.'));
+    for (const child of children) {
+      // Unreferenced, a child's exit would not keep the event loop alive: a process with nothing else to do (the CLI
+      // after its command) would end at once, with status 0, before this resolves and it exits with its own status.
+      child.process.ref();
+      this.kill(child, this.busy('The reactor runtime is shutting down.'));
+    }
     await Promise.all(children.map((child) => child.exited));
   }
 
