@@ -17,3 +17,4 @@ export * from './detokenize';
 export * from './audit/audit';
 export * from './audit/audit-entries';
 export * from './audit/audit-log-query';
+export * from './shared/json-size';

@@ -1,15 +1,12 @@
 // Reading a request body's JSON text: parse, find where invalid JSON goes wrong, bound the nesting. Nothing here
 // recurses, so no body can overflow the stack, and nothing quotes the text in what it reports.
+import { MAX_JSON_MEMBERS, MAX_JSON_VALUES } from '@vault/domain';
 
 /** Arrays and objects a body may nest, the body itself included: `{"data":[[1]]}` nests 3. */
 export const MAX_BODY_DEPTH = 64;
-/**
- * JSON values a body may hold (arrays, objects, strings, numbers, booleans, nulls; object keys are not values), and
- * object members. Past them JSON.parse alone would hold the event loop for tens of milliseconds (350,000 empty objects
- * or 100,000 distinct keys in 1 MiB take 50 to 100 ms); every endpoint's own limits are far below them.
- */
-export const MAX_BODY_VALUES = 100_000;
-export const MAX_BODY_MEMBERS = 20_000;
+/** JSON values and object members a body may hold (the domain's bounds; every endpoint's own limits are far below). */
+export const MAX_BODY_VALUES = MAX_JSON_VALUES;
+export const MAX_BODY_MEMBERS = MAX_JSON_MEMBERS;
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; problem: string };
 

@@ -5,5 +5,4 @@ export { AllowedHosts } from './allowed-hosts';
 export { ConcurrencyLimit } from './concurrency-limit';
 export * from './child-process-reactor-runtime';
 export { TenantFairLimit } from './tenant-fair-limit';
-export { MAX_RESULT_MEMBERS, MAX_RESULT_VALUES } from './json-result-shape';
 export { ChildProcessCodeChecker } from './child-process-code-checker';

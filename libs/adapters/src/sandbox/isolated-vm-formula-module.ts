@@ -1,7 +1,7 @@
 // Loads formula code as a CommonJS module in a fresh isolated-vm isolate; the code never runs in the host's V8 heap.
 import ivm from 'isolated-vm';
+import { exceedsJsonSize, MAX_JSON_MEMBERS, MAX_JSON_VALUES } from '@vault/domain';
 import { COMMONJS_PREFIX, COMMONJS_SUFFIX, FORMULA_FILENAME, SANDBOX_PRELUDE, type PreludeSettings } from './sandbox-prelude';
-import { exceedsResultShape, MAX_RESULT_MEMBERS, MAX_RESULT_VALUES } from './json-result-shape';
 
 export interface SandboxLimits {
   /** Heap limit of the isolate, in MB (isolated-vm's minimum is 8). */
@@ -275,9 +275,10 @@ const parsedResult = (json: unknown, name: string, maxBytes: number): unknown =>
     throw new FormulaFailure(`The formula's result is unusable: ${name} is larger than ${maxBytes} bytes as JSON.`);
   }
   const value: unknown = JSON.parse(json);
-  if (exceedsResultShape(value)) {
+  // The request bodies' bounds: decoding the result again in the API's process then holds its event loop briefly.
+  if (exceedsJsonSize(value)) {
     throw new FormulaFailure(
-      `The formula's result is unusable: ${name} holds more than ${MAX_RESULT_VALUES} JSON values or ${MAX_RESULT_MEMBERS} object members.`,
+      `The formula's result is unusable: ${name} holds more than ${MAX_JSON_VALUES} JSON values or ${MAX_JSON_MEMBERS} object members.`,
     );
   }
   return value;

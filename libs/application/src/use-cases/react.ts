@@ -21,6 +21,8 @@ import {
   type TokenCrypto,
   unavailable,
   validationError,
+  exceedsJsonSize,
+  MAX_JSON_VALUES,
   visibleReactor,
 } from '@vault/domain';
 import { type Access, recordAccess } from '../audit/record-access';
@@ -87,7 +89,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     const detokenized = used as { args: unknown };
     // Tokens may hold up to 64 KiB each: 100 of them can expand args to a million values, whose hand-over to the code
     // and whose redaction from an error message would each hold the event loop for seconds. Bounded here, before any.
-    if (holdsMoreValues(detokenized.args, MAX_DETOKENIZED_ARGS_VALUES)) {
+    if (exceedsJsonSize(detokenized.args, MAX_DETOKENIZED_ARGS_VALUES, Number.POSITIVE_INFINITY)) {
       throw validationError({ args: [`args must hold at most ${MAX_DETOKENIZED_ARGS_VALUES} values once detokenized.`] });
     }
     checkReactorArgs(detokenized.args, formula.request_parameters);
@@ -107,7 +109,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       // In steps, with a turn of the event loop between them: the secrets may be megabytes (100 tokens of 64 KiB). Past
       // MAX_REDACTED_VALUES values, even collecting them would be long: the message is withheld instead.
       let message = WITHHELD_MESSAGE;
-      if (!holdsMoreValues([detokenized.args, configuration], MAX_REDACTED_VALUES)) {
+      if (!exceedsJsonSize([detokenized.args, configuration], MAX_REDACTED_VALUES, Number.POSITIVE_INFINITY)) {
         const steps = redactReactorMessageSteps(result.message, reactorSecrets(detokenized.args, configuration), reactorSecretKeys(detokenized.args, configuration));
         let step = steps.next();
         for (; !step.done; step = steps.next()) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -198,22 +200,9 @@ const foldReactor = (history: RecordedEvent[]): ReactorState =>
   );
 
 /** Values (leaves, arrays and objects) detokenized args may hold: what the code is handed and an error is redacted of. */
-export const MAX_DETOKENIZED_ARGS_VALUES = 100_000;
+export const MAX_DETOKENIZED_ARGS_VALUES = MAX_JSON_VALUES;
 
 /** Values of args and configuration past which a failed run's message is withheld rather than redacted. */
 export const MAX_REDACTED_VALUES = 10_000;
 
 export const WITHHELD_MESSAGE = 'The reactor failed; its message is withheld: its args hold too many values to take them out of it.';
-
-/** Whether `value` holds more than `limit` JSON values, counted without recursion and stopping at `limit` + 1. */
-const holdsMoreValues = (value: unknown, limit: number): boolean => {
-  const stack: unknown[] = [value];
-  let count = 0;
-  while (stack.length > 0) {
-    const next = stack.pop();
-    if (++count > limit) return true;
-    if (Array.isArray(next)) for (const item of next) stack.push(item);
-    else if (typeof next === 'object' && next !== null) for (const item of Object.values(next)) stack.push(item);
-  }
-  return false;
-};
