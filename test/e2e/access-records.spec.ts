@@ -6,6 +6,7 @@ import type { EventStore } from '@vault/application';
 import type { AccessRecordedData } from '@vault/domain';
 import { EVENT_STORE, loadConfig } from '@vault/nest';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+import { withoutIdsAndTimes } from '../support/random-parts';
 
 const ALL = ['token:create', 'token:read', 'token:search', 'token:use'];
 const SSN = '123-45-6789';
@@ -176,7 +177,7 @@ describe('access records', () => {
   });
 
   it('no record in the audit stream holds token data, masks, query values, args or configuration values', async () => {
-    const stored = JSON.stringify(await audit());
+    const stored = withoutIdsAndTimes(JSON.stringify(await audit()));
     expect(stored).toContain('AccessRecorded');
     for (const secret of [SSN, '6789', CARD, '4242', '111-22-3333', '333-44-5555', SECRET, ARG, 'upstream down', 'XXX-XX']) {
       expect(stored).not.toContain(secret);

@@ -32,6 +32,7 @@
 // time taken.
 import fc from 'fast-check';
 import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
+import { withoutIdsAndTimes } from '../support/random-parts';
 import { appsArb } from './leak/arbitraries';
 import { commandsArb, initialTokensArb, seedTokens } from './leak/commands';
 import { stats, World } from './leak/world';
@@ -115,7 +116,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
         expect(ssn.status).toBe(201);
 
         const patched = await as(masker).patch(`/tokens/${ssn.body.id}`, { mask });
-        for (const secret of ['457-82-9163', '457829163', '457-8', '45782']) expect(patched.text).not.toContain(secret);
+        for (const secret of ['457-82-9163', '457829163', '457-8', '45782']) expect(withoutIdsAndTimes(patched.text)).not.toContain(secret);
         expect(patched.status).toBe(403);
         expect(patched.text).toContain('mask');
 
