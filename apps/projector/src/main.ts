@@ -1,15 +1,18 @@
 // The event-stream consumer for the production stack: follows EventStoreDB and feeds the read models (Meilisearch).
+// On the embedded read model it takes part in the data dir's projector election like every API process.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Projector } from '@vault/application';
+import { LeasedProjector, Projector } from '@vault/application';
 import { JsonLogger, loadConfig, PROJECTOR, VaultCoreModule } from '@vault/nest';
 
 const HELP = `Usage: node dist/apps/projector/src/main.js
 
 Runs the projections: follows the event log from the read model's checkpoint, applies every event
 exactly once, and keeps following until SIGTERM. Configure with VAULT_EVENT_STORE, VAULT_SEARCH,
-MEILI_MASTER_KEY and VAULT_DATA_DIR (see the README). Logs JSON lines with the projection lag.`;
+MEILI_MASTER_KEY and VAULT_DATA_DIR (see the README). Logs JSON lines with the projection lag.
+With the embedded read model, one process of the data dir projects at a time (the holder of its
+projector lease): while an API process holds it, this one waits and takes over when that one stops.`;
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -34,7 +37,9 @@ async function main(): Promise<void> {
   }
   const projector = app.get<Projector>(PROJECTOR);
   const first = await projector.status().catch(() => null);
-  logger.info('projector caught up; following the event log', { ...(first ?? {}) });
+  if (projector instanceof LeasedProjector && !projector.isProjecting) {
+    logger.info('another process holds the projector lease; projecting once it is released or expires', { ...(first ?? {}) });
+  } else logger.info('projector caught up; following the event log', { ...(first ?? {}) });
   // Every 5 s: a projector stopped for good (the event store denied access) ends the process with 1, so a supervisor
   // restarts it or reports it. Every 30 s the status is read and logged (reading it also finds a refusal of the
   // projector's reads). The timer also keeps the process alive meanwhile.

@@ -15,3 +15,4 @@ export * from './read-model/sqlite/tokens/sqlite-tokens';
 export * from './read-model/sqlite/tokens/sqlite-token-sql';
 export * from './read-model/sqlite/sqlite-reactors';
 export * from './read-model/sqlite/sqlite-audit';
+export * from './read-model/sqlite/projector-lease';

@@ -34,3 +34,5 @@ export * from './audit/disabled-access-log';
 export * from './audit/record-access';
 export * from './projections/audit.projection';
 export * from './use-cases/audit-log';
+export * from './ports/projector-lease';
+export * from './projections/leased-projector';

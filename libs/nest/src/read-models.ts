@@ -15,6 +15,7 @@ import {
   tenantsProjection,
   AuditReadModel,
   auditProjection,
+  ProjectorLease,
 } from '@vault/application';
 import {
   SqliteApplicationReadModel,
@@ -30,6 +31,7 @@ import {
   tenantsTable,
   auditTable,
   SqliteAuditReadModel,
+  SqliteProjectorLease,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
 
@@ -47,6 +49,8 @@ export interface ReadModels {
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
   /** Calls back after each token search with the plan the adapter chose and how long it ran (the API's metrics). */
   onSearch(listener: SearchListener): void;
+  /** Elects the one process of a data dir that projects (the embedded read model); absent: every inline process projects. */
+  projectorLease?: ProjectorLease;
   close(): Promise<void>;
 }
 
@@ -76,6 +80,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
   const audit = new SqliteAuditReadModel(model);
+  const projectorLease = SqliteProjectorLease.open(config.dataDir);
   return {
     projectionStore: model,
     rebuildable: model,
@@ -89,10 +94,12 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },
     onSearch: searches.add,
+    projectorLease,
     close: async () => {
       await tokens.close();
       await audit.close();
       await model.close();
+      projectorLease.close();
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   EventStore,
   GroupCommitAccessLog,
   keyShreddingProjection,
+  LeasedProjector,
   PollingProjectionWaiter,
   ProjectionSet,
   ProjectionWaiter,
@@ -115,7 +116,10 @@ export class VaultCoreModule {
           inject: [EVENT_STORE, READ_MODELS, LOGGER],
           useFactory: async (events: EventStore, readModels: ReadModels, logger: JsonLogger) => {
             if (options.projector !== 'inline') return null;
-            const projector = new Projector(events, readModels.projectionStore, allProjections(), logger);
+            // Several processes on one data dir: the lease holder projects, the others follow until they can take it.
+            const projector = readModels.projectorLease
+              ? new LeasedProjector(events, readModels.projectionStore, allProjections(), logger, readModels.projectorLease)
+              : new Projector(events, readModels.projectionStore, allProjections(), logger);
             readModels.onSwap?.((reopen) => {
               void projector.restart(reopen).then(() => logger.info('switched to the rebuilt read model'));
             });
@@ -128,7 +132,11 @@ export class VaultCoreModule {
           inject: [PROJECTOR, READ_MODELS],
           useFactory: (projector: Projector | null, readModels: ReadModels): ProjectionWaiter => {
             if (projector) return projector;
-            if (options.projector === 'external') return new PollingProjectionWaiter(readModels.projectionStore);
+            if (options.projector === 'external') {
+              // Reads follow a rebuild that another process swapped in.
+              readModels.onSwap?.((reopen) => void reopen());
+              return new PollingProjectionWaiter(readModels.projectionStore);
+            }
             // The CLI answers as soon as the event is durable; a running API or projector applies it within a second.
             return { waitFor: async () => true };
           },
