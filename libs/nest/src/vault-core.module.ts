@@ -145,7 +145,8 @@ export class VaultCoreModule {
           provide: CommandRunner,
           inject: [EVENT_STORE, PROJECTION_WAITER],
           useFactory: (events: EventStore, waiter: ProjectionWaiter) =>
-            new CommandRunner(events, waiter, { maxAttempts: 5, writeWaitMs: config.writeWaitMs }),
+            // Concurrent commands' appends share one transaction on the embedded log (its appendMany is all or nothing).
+            new CommandRunner(events, waiter, { maxAttempts: 5, writeWaitMs: config.writeWaitMs, groupCommit: config.eventStore === 'embedded' }),
         },
         // In the reactor runtime's killable children: a formula's top level V8 cannot stop must not spin in this process.
         { provide: FORMULA_CODE_CHECKER, inject: [REACTOR_RUNTIME], useFactory: (reactors: ChildProcessReactorRuntime) => new ChildProcessCodeChecker(reactors) },

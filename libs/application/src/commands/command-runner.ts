@@ -3,6 +3,7 @@
 // the caller see a 409.
 import { CommandContext, conflict, Decider, DomainEvent } from '@vault/domain';
 import { EventStore, EventToAppend, ExpectedRevision, LogPosition, RecordedEvent, WrongExpectedRevisionError } from '../ports/event-store';
+import { GroupCommitAppender } from './group-commit-appender';
 import type { ProjectionWaiter } from '../projections/projector';
 import { currentRequestContext } from '../request-context';
 
@@ -35,14 +36,23 @@ export interface CommandRunnerOptions {
   maxAttempts: number;
   /** How long a write waits for the read models before answering anyway (VAULT_WRITE_WAIT_MS). */
   writeWaitMs: number;
+  /**
+   * Group-commit the appends of concurrent run() calls (GroupCommitAppender). Only over a store whose appendMany is
+   * all or nothing: the embedded one.
+   */
+  groupCommit?: boolean;
 }
 
 export class CommandRunner {
+  private readonly appender: Pick<EventStore, 'append'>;
+
   constructor(
     private readonly events: EventStore,
     private readonly waiter: ProjectionWaiter,
     private readonly options: CommandRunnerOptions,
-  ) {}
+  ) {
+    this.appender = options.groupCommit ? new GroupCommitAppender(events) : events;
+  }
 
   /** Runs `command` (the domain's decider as it is) against the stream `streamId`. */
   async run<TState, TCommand, TEvent extends DomainEvent>(
@@ -56,7 +66,7 @@ export class CommandRunner {
       const decision = await this.decideOn(decider, await this.events.readStream(streamId), command, ctx);
       if (decision.events.length === 0) return { events: [], state: decision.state, position: null };
       try {
-        const result = await this.events.append(streamId, toAppend(decision.events, ctx), decision.expected);
+        const result = await this.appender.append(streamId, toAppend(decision.events, ctx), decision.expected);
         await this.awaitReadModels(result.position);
         return { events: decision.events, state: evolveAll(decider, decision.state, decision.events), position: result.position };
       } catch (error) {
