@@ -19,11 +19,20 @@ export interface TokenView {
   modified_at?: string;
 }
 
-/** Decrypts only what the rule's transform shows: the data for reveal, the sealed mask for mask, nothing for redact. */
-export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: TokenCrypto): Promise<TokenView> {
+/** What a token's envelopes hold, when the caller has it in hand (the request that just sealed them). */
+export interface OpenedToken {
+  plaintext: string;
+  masked: string | null;
+}
+
+/**
+ * Decrypts only what the rule's transform shows: the data for reveal, the sealed mask for mask, nothing for redact.
+ * A create's answer passes `opened`, the plaintext it has just sealed, instead of opening its own envelopes again.
+ */
+export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: TokenCrypto, opened?: OpenedToken): Promise<TokenView> {
   const data = applyTransform(rule, token, {
-    plaintext: rule.transform === 'reveal' ? await openSealed(crypto, token, token.encrypted, 'data') : undefined,
-    mask: rule.transform === 'mask' && token.masked !== null ? await openSealed(crypto, token, token.masked, 'mask') : null,
+    plaintext: rule.transform === 'reveal' ? (opened?.plaintext ?? (await openSealed(crypto, token, token.encrypted, 'data'))) : undefined,
+    mask: rule.transform === 'mask' && token.masked !== null ? (opened ? opened.masked : await openSealed(crypto, token, token.masked, 'mask')) : null,
   });
   const view: TokenView = {
     id: token.id,

@@ -192,11 +192,12 @@ export class TokenizeHandler implements UseCaseHandler<TokenizeCommand> {
       ctx,
     );
     const created: Array<TokenView | IdOnlyView> = [];
-    for (const [i, { rule }] of creations.entries()) {
+    for (const [i, { rule, planned }] of creations.entries()) {
       if (i > 0) await nextTurn();
       const token = activeToken(outcomes[i].state);
       if (idOnly) created.push(idOnlyView({ ...token, expires_at: token.expires_at ?? undefined }));
-      else created.push(onBehalfOf?.cap != null ? await this.cappedView(token, onBehalfOf.rules, onBehalfOf.cap) : await toTokenView(token, rule, this.crypto));
+      // The plaintext and mask just sealed are what the envelopes hold: shown without opening them again.
+      else created.push(onBehalfOf?.cap != null ? await this.cappedView(token, onBehalfOf.rules, onBehalfOf.cap) : await toTokenView(token, rule, this.crypto, planned.request.prepared));
     }
     const shown = results.map((result) => ('found' in result ? result.found : created[result.created]));
     if (revealed.size > 0) {

@@ -158,7 +158,8 @@ export class CreateTokenHandler implements UseCaseHandler<CreateTokenCommand> {
     }
     const id = valid.id ?? this.ids.newId();
     const { state } = await this.runner.run(tokenDecider, tokenStream(tenantId, id), createTokenCommand(this.crypto, tenantId, id, valid, fingerprint), ctx);
-    return { token: await toTokenView(activeToken(state), rule, this.crypto), created: true };
+    // The plaintext and mask this request sealed are what the token's envelopes hold: no need to open them again.
+    return { token: await toTokenView(activeToken(state), rule, this.crypto, valid.prepared), created: true };
   }
 }
 
