@@ -7,13 +7,15 @@ import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
 import { CountWorker } from './count-worker';
 import { compileTokenQuery, TermLookup } from './sqlite-token-sql';
+import { TokenBitmapFollower } from './token-bitmap-follower';
 
 /** Terms matching fewer tokens than this drive a query from token_terms; broader ones are checked row by row. */
 const SELECTIVE_LIMIT = 2000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tokens (
-  rowid INTEGER PRIMARY KEY,
+  -- AUTOINCREMENT: rowids follow the log and are never reused, so they number the search bitmaps (token-bitmaps.ts).
+  rowid INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL,
   tenant_id TEXT NOT NULL,
   type TEXT NOT NULL,
@@ -36,7 +38,26 @@ CREATE TABLE IF NOT EXISTS token_terms (
 );
 -- Covering index for a token's own terms: replacing them on update, and NOT EXISTS checks per candidate row.
 CREATE INDEX IF NOT EXISTS token_terms_of_token ON token_terms (token_rowid, field, value);
+-- Every change to a token row, in commit order, with the terms the row had before it: how the search bitmaps of
+-- every process using this file follow the commits (token-bitmap-follower.ts). A tenant purge has no rowid.
+-- Pruned to the last CHANGE_LOG_KEEP entries; a process further behind rebuilds its bitmaps.
+CREATE TABLE IF NOT EXISTS token_changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant_id TEXT NOT NULL,
+  token_rowid INTEGER,
+  old_terms TEXT
+);
 `;
+
+/** Entries of token_changes kept; pruned every CHANGE_LOG_PRUNE_EVERY entries. */
+export const CHANGE_LOG_KEEP = 200_000;
+const CHANGE_LOG_PRUNE_EVERY = 4096;
+
+/** Files written without a change log: a rebuild's fresh file, which every process reloads whole after the swap. */
+const unlogged = new WeakSet<SqliteDatabase>();
+export function withoutTokenChangeLog(db: SqliteDatabase): void {
+  unlogged.add(db);
+}
 
 // The query indexes. A rebuild creates them after the replay: building an index from sorted rows at the end is far
 // faster than inserting every row into it in random order.
@@ -63,6 +84,9 @@ function prepare(db: SqliteDatabase) {
     rowidOf: db.prepare('SELECT rowid FROM tokens WHERE tenant_id = ? AND id = ?'),
     deleteToken: db.prepare('DELETE FROM tokens WHERE rowid = ?'),
     deleteTerms: db.prepare('DELETE FROM token_terms WHERE token_rowid = ?'),
+    termsOf: db.prepare('SELECT field, value FROM token_terms WHERE token_rowid = ?').raw(),
+    logChange: db.prepare('INSERT INTO token_changes (tenant_id, token_rowid, old_terms) VALUES (?, ?, ?)'),
+    pruneChanges: db.prepare('DELETE FROM token_changes WHERE seq <= ?'),
     insertTerm: db.prepare('INSERT INTO token_terms (tenant_id, field, value, token_rowid) VALUES (?, ?, ?, ?)'),
     get: db.prepare('SELECT doc FROM tokens WHERE tenant_id = ? AND id = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)'),
     expired: db.prepare('SELECT id, tenant_id FROM tokens WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ? ORDER BY expires_at_ms, id LIMIT ?'),
@@ -77,6 +101,14 @@ const statementsFor = (db: SqliteDatabase): Statements => {
 };
 
 const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+
+/** Records a change of `rowid` (null: the whole tenant) with the terms it had, unless `db` is a rebuild's file. */
+function logChange(db: SqliteDatabase, tenantId: string, rowid: number | null, oldTerms: unknown[][]): void {
+  if (unlogged.has(db)) return;
+  const s = statementsFor(db);
+  const seq = Number(s.logChange.run(tenantId, rowid, oldTerms.length === 0 ? null : JSON.stringify(oldTerms)).lastInsertRowid);
+  if (seq % CHANGE_LOG_PRUNE_EVERY === 0) s.pruneChanges.run(seq - CHANGE_LOG_KEEP);
+}
 
 /** Each (field, value) once: keys differing only in case, or repeated hashes, need one row. */
 function termsOf(doc: TokenDocument): Array<[string, string]> {
@@ -109,20 +141,25 @@ export const tokensTable: SqliteCollection = {
       Number(revision),
       JSON.stringify(doc),
     ) as { rowid: number };
+    const old = unlogged.has(db) ? [] : (s.termsOf.all(rowid) as unknown[][]);
     s.deleteTerms.run(rowid);
     for (const [field, value] of termsOf(doc)) s.insertTerm.run(doc.tenant_id, field, value, rowid);
+    logChange(db, doc.tenant_id, rowid, old);
   },
   purgeTenant(db, tenantId) {
     statement(db, 'DELETE FROM token_terms WHERE tenant_id = ?').run(tenantId);
     statement(db, 'DELETE FROM tokens WHERE tenant_id = ?').run(tenantId);
+    logChange(db, tenantId, null, []);
   },
   remove(db, key) {
     const s = statementsFor(db);
     const { tenantId, id } = parseTokenKey(key);
     const row = s.rowidOf.get(tenantId, id.toLowerCase()) as { rowid: number } | undefined;
     if (!row) return;
+    const old = s.termsOf.all(row.rowid) as unknown[][];
     s.deleteTerms.run(row.rowid);
     s.deleteToken.run(row.rowid);
+    logChange(db, tenantId, row.rowid, old);
   },
   load(db, keys) {
     if (keys.length === 0) return [];
@@ -150,12 +187,19 @@ const COUNT_INLINE_LIMIT = 5000;
 const SELECTIVITY_REFRESH = 10_000;
 
 /**
- * How a search ran: `terms` when a selective term drove the page query from token_terms, `scan` when SQLite walked the
+ * How a search ran: `bitmaps` when the in-memory bitmaps answered it (token-bitmaps.ts); with the SQL engine, `terms` when a selective term drove the page query from token_terms, `scan` when SQLite walked the
  * tenant's tokens in created_at order checking each; `-worker` when its count or page ran on the worker thread.
  */
-export type SqliteSearchPlan = 'terms' | 'scan' | 'terms-worker' | 'scan-worker';
+export type SqliteSearchPlan = 'bitmaps' | 'terms' | 'scan' | 'terms-worker' | 'scan-worker';
 
 export interface SqliteTokenSearchOptions {
+  /**
+   * `bitmaps` (default): queries are set algebra on roaring bitmaps kept in memory; `sql`: the query compiles to SQL
+   * over the token tables (the engine before the bitmaps; tests hold both to the same corpus).
+   */
+  engine?: 'bitmaps' | 'sql';
+  /** With bitmaps: postings with at least this many tokens are kept in memory (default BROAD_POSTING; tests set 1). */
+  broadPosting?: number;
   /** Terms matching fewer tokens than this drive a query from token_terms (tests set 0 to force the other plan). */
   selectiveLimit?: number;
   /** Counts up to this many matches on the event loop; broader ones on a worker thread (tests set 0 to force it). */
@@ -169,6 +213,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   private readonly selectiveLimit: number;
   private readonly countInlineLimit: number;
   private readonly onSearch?: (plan: SqliteSearchPlan, seconds: number) => void;
+  private readonly bitmaps: TokenBitmapFollower | null;
 
   constructor(
     private readonly model: SqliteReadModel,
@@ -177,6 +222,12 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     this.selectiveLimit = options.selectiveLimit ?? SELECTIVE_LIMIT;
     this.countInlineLimit = options.countInlineLimit ?? COUNT_INLINE_LIMIT;
     this.onSearch = options.onSearch;
+    this.bitmaps = (options.engine ?? 'bitmaps') === 'bitmaps' ? new TokenBitmapFollower(model, options.broadPosting) : null;
+  }
+
+  /** Builds the search bitmaps now (start-up), rather than on the first search. */
+  warmUp(): void {
+    this.bitmaps?.current();
   }
 
   private readonly counter = new CountWorker();
@@ -192,7 +243,31 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     return row ? JSON.parse(row.doc) : null;
   }
 
-  async search({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
+  async search(request: TokenSearchRequest): Promise<Page<TokenDocument>> {
+    if (this.bitmaps) return this.searchBitmaps(request);
+    return this.searchSql(request);
+  }
+
+  /** The query as set algebra: microseconds for AND/OR/NOT of any breadth, an exact total, a page from the end. */
+  private searchBitmaps({ tenantId, query, now, page, size }: TokenSearchRequest): Page<TokenDocument> {
+    const started = process.hrtime.bigint();
+    const bitmaps = this.bitmaps!.current();
+    const result = bitmaps.evaluate(tenantId, query, now);
+    const db = this.model.database;
+    const docs = new Map<number, string>();
+    const rowids = bitmaps.page(result, (page - 1) * size, size, (window) => {
+      const rows = statement(db, 'SELECT rowid, id, created_at_ms, doc FROM tokens WHERE rowid IN (SELECT value FROM json_each(?))').all(
+        JSON.stringify(window),
+      ) as Array<{ rowid: number; id: string; created_at_ms: number; doc: string }>;
+      for (const row of rows) docs.set(row.rowid, row.doc);
+      return rows;
+    });
+    const items = rowids.map((rowid) => JSON.parse(docs.get(rowid)!) as TokenDocument);
+    this.onSearch?.('bitmaps', Number(process.hrtime.bigint() - started) / 1e9);
+    return { total: result.size, items };
+  }
+
+  private async searchSql({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
     const started = process.hrtime.bigint();
     const db = this.model.database;
     const { page: pageQuery, count, termsDriven } = this.sql(db, tenantId, query, now);
