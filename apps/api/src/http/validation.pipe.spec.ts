@@ -1,4 +1,6 @@
 import { BadRequestException, type ArgumentMetadata } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
 import { ApplicationBody } from '../applications/application.dto';
 import { SearchTokensBody } from '../tokens/tokens.controller';
 import { FormulaListParams } from '../reactor-formulas/reactor-formulas.controller';
@@ -175,5 +177,44 @@ describe('the query pipe reads page and size as plain decimal digits', () => {
   it('ignores unknown parameters, bracketed or not', async () => {
     const value = parsed('{"other[]":"x","constructor":"1","__proto__":"x","size":"5"}');
     await expect(pipe.transform(value, query(FormulaListParams))).resolves.toEqual(Object.assign(new FormulaListParams(), { size: 5 }));
+  });
+});
+
+describe("the search body's fast path", () => {
+  const pipe = vaultValidationPipe();
+  /** What class-validator alone says of a body, with the pipe's options. */
+  const fullWayAccepts = async (value: object) =>
+    (await validate(plainToInstance(SearchTokensBody, value), { whitelist: true, forbidNonWhitelisted: true })).length === 0;
+
+  it.each<[Record<string, unknown>, boolean]>([
+    [{}, true],
+    [{ query: 'id:1', page: 1, size: 20 }, true],
+    [{ query: null, page: null, size: null }, true],
+    [{ page: 1_000_000_000, size: 100 }, true],
+    [{ query: '' }, true],
+    [{ size: 101 }, false],
+    [{ size: 0 }, false],
+    [{ page: -0 }, false],
+    [{ page: 1.5 }, false],
+    [{ page: '2' }, false],
+    [{ page: 1e308 }, false],
+    [{ query: ['a'] }, false],
+    [{ query: 1 }, false],
+    [{ other: 1 }, false],
+    [parsed('{"__proto__":{"page":1}}'), false],
+  ])('%j: taken as is only when class-validator accepts it too', async (value, fast) => {
+    expect(SearchTokensBody.acceptsAsIs(value)).toBe(fast);
+    if (fast) {
+      expect(await fullWayAccepts(value)).toBe(true);
+      const out = await pipe.transform(value, body(SearchTokensBody));
+      expect(out).toBeInstanceOf(SearchTokensBody);
+      expect({ ...(out as object) }).toEqual(value);
+    } else {
+      await expect(pipe.transform(value, body(SearchTokensBody))).rejects.toBeInstanceOf(BadRequestException);
+    }
+  });
+
+  it('leaves bodies that are no objects to the full way', () => {
+    for (const value of [null, undefined, [], 'a', 1]) expect(SearchTokensBody.acceptsAsIs(value)).toBe(false);
   });
 });

@@ -29,6 +29,15 @@ export function fieldErrors(errors: ValidationError[]): FieldErrors {
 const invalid = (errors: FieldErrors) => new BadRequestException(problem(400, 'One or more validation errors occurred.', errors));
 
 /**
+ * A DTO of a hot route may recognise its common valid bodies by hand: true only for a body that every one of its
+ * constraints accepts as it is (no unknown property, nothing to transform). Anything else, valid or not, takes the
+ * full way, so every 400 is still class-validator's.
+ */
+export interface AcceptsAsIs {
+  acceptsAsIs(body: unknown): boolean;
+}
+
+/**
  * The global pipe validates bodies only: query strings have their own, laxer pipe (unknown parameters are ignored).
  * A DTO body is first checked and reduced as parsed (list maxima, prototype-named properties, values the DTO does not
  * walk into cut to empty shells: raw-body-checks.ts), then transformed and validated.
@@ -36,6 +45,9 @@ const invalid = (errors: FieldErrors) => new BadRequestException(problem(400, 'O
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'body') return value;
+    const dto = metadata.metatype as (DtoClass & Partial<AcceptsAsIs>) | undefined;
+    // A hot route's plainly valid body skips class-transformer and class-validator (about 4% of a search's CPU).
+    if (dto?.acceptsAsIs?.(value)) return Object.assign(Object.create(dto.prototype) as object, value);
     // ValidationPipe's own test: a body typed as a plain type (Object, String …) passes through to the domain as parsed.
     if (!this.toValidate(metadata)) return super.transform(value, metadata);
     const prepared = prepareDtoBody(value, metadata.metatype as DtoClass);

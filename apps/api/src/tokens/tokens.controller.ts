@@ -30,7 +30,18 @@ export class SearchTokensBody {
   @Min(1, { message: 'size must not be less than 1' })
   @IsInt({ message: 'size must be an integer' })
   size?: number;
+
+  /** The constraints above, by hand, for the body pipe's fast path (AcceptsAsIs): null and absent are both optional. */
+  static acceptsAsIs(body: unknown): boolean {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+    for (const key of Object.keys(body)) if (key !== 'query' && key !== 'page' && key !== 'size') return false;
+    const { query, page, size } = body as Record<string, unknown>;
+    return (query == null || typeof query === 'string') && optionalIntIn(page, 1, MAX_PAGE) && optionalIntIn(size, 1, MAX_PAGE_SIZE);
+  }
 }
+
+const optionalIntIn = (value: unknown, min: number, max: number): boolean =>
+  value == null || (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max);
 
 /** Token bodies are validated by the domain (per type, every field by path), so they pass through as JSON. */
 type TokenBody = Record<string, unknown>;
