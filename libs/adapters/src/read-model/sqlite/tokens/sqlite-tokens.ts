@@ -176,6 +176,8 @@ export const tokensTable: SqliteCollection = {
 };
 
 const COUNT_CACHE_SIZE = 1000;
+/** How often warmed-up bitmaps apply the commits since the last search. */
+const FOLLOW_INTERVAL_MS = 100;
 /**
  * A query with more terms than this (the caller's and the access scope's together) is run on the worker thread, count
  * and page alike: each row can cost a lookup per term (NOT compiles to correlated EXISTS), so a 100-term query over a
@@ -225,9 +227,24 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     this.bitmaps = (options.engine ?? 'bitmaps') === 'bitmaps' ? new TokenBitmapFollower(model, options.broadPosting) : null;
   }
 
-  /** Builds the search bitmaps now (start-up), rather than on the first search. */
+  private following: NodeJS.Timeout | null = null;
+
+  /**
+   * Builds the search bitmaps now (start-up) rather than on the first search, and from then on catches them up with
+   * the file's commits every FOLLOW_INTERVAL_MS (this process's projector's and any other process's), so that no
+   * search has a long backlog to apply first.
+   */
   warmUp(): void {
-    this.bitmaps?.current();
+    if (!this.bitmaps || this.following) return;
+    this.bitmaps.current();
+    this.following = setInterval(() => {
+      try {
+        this.bitmaps!.current();
+      } catch {
+        // The file is being swapped or closed; the next search or tick tries again.
+      }
+    }, FOLLOW_INTERVAL_MS);
+    this.following.unref();
   }
 
   private readonly counter = new CountWorker();
@@ -235,6 +252,8 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   private selectivityStamp = 0;
 
   async close(): Promise<void> {
+    if (this.following) clearInterval(this.following);
+    this.following = null;
     await this.counter.close();
   }
 
@@ -395,8 +414,9 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     return statementsFor(this.model.database).expired.all(now, limit) as Array<{ id: string; tenant_id: string }>;
   }
 
-  /** One pass over every token, so it runs on the worker thread (here only when the worker is unavailable). */
+  /** Cardinalities of the bitmaps; with the SQL engine one pass over every token, on the worker thread (here only when the worker is unavailable). */
   async countByType(now: number): Promise<Record<string, number>> {
+    if (this.bitmaps) return this.bitmaps.current().countByType(now);
     const sql = 'SELECT type, COUNT(*) AS n FROM tokens WHERE expires_at_ms IS NULL OR expires_at_ms > ? GROUP BY type';
     const here = () => statement(this.model.database, sql).all(now) as Array<{ type: string; n: number }>;
     const rows = await this.counter.rows<{ type: string; n: number }>(this.model.path, sql, [now]).catch(here);

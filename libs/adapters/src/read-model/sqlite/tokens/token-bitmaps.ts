@@ -94,7 +94,8 @@ class Columns {
       this.recompute();
       return;
     }
-    const before = rowid > 0 ? this.prefixMax[rowid - 1] : Number.NEGATIVE_INFINITY;
+    // Rows between top and rowid are unused (an upsert that updated still takes an AUTOINCREMENT number, deletes).
+    const before = this.top >= 0 ? this.prefixMax[this.top] : Number.NEGATIVE_INFINITY;
     for (let i = this.top + 1; i < rowid; i++) this.prefixMax[i] = before;
     this.prefixMax[rowid] = Math.max(before, at);
     this.suffixMin[rowid] = at;
@@ -121,10 +122,17 @@ class Columns {
 /** Interned strings (types, actor ids), so rows keep a number. */
 class Strings {
   private readonly codes = new Map<string, number>();
+  private readonly values: string[] = [];
   code(value: string): number {
     let code = this.codes.get(value);
-    if (code === undefined) this.codes.set(value, (code = this.codes.size));
+    if (code === undefined) {
+      this.codes.set(value, (code = this.values.length));
+      this.values.push(value);
+    }
     return code;
+  }
+  value(code: number): string {
+    return this.values[code];
   }
   known(value: string): number {
     return this.codes.get(value) ?? NONE;
@@ -413,6 +421,19 @@ export class TokenBitmaps {
     // The window holds sort positions [total-1-hiRank, total-1-loRank].
     const first = offset - (total - 1 - hiRank);
     return rows.slice(first, first + size).map((row) => row.rowid);
+  }
+
+  /** Live tokens of every tenant by type (the metrics gauge): one cardinality per tenant and type. */
+  countByType(now: number): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const tenantId of this.tenants.keys()) {
+      const universe = this.universe(tenantId, now);
+      for (const [code, rows] of this.tenants.get(tenantId)!.byType) {
+        const n = rows.andCardinality(universe);
+        if (n > 0) counts[this.strings.value(code)] = (counts[this.strings.value(code)] ?? 0) + n;
+      }
+    }
+    return counts;
   }
 
   /** Memory kept by the bitmaps (bytes, native), for tests and metrics. */
