@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiProcess, startApiProcess } from '../support/processes';
+import { ApiProcess, runCli, startApiProcess } from '../support/processes';
 
 const BOOTSTRAP = 'several-apis-bootstrap-key-0123456789abcdef';
 const ALL_TOKEN = ['token:create', 'token:read', 'token:search', 'token:update', 'token:delete'];
@@ -158,5 +158,41 @@ describe('two API processes on one data dir', () => {
     apis.push(c);
     expect(c.output()).toContain(FOLLOWING);
     expect(await search(c, key, `id:${after}`)).toEqual({ total: 1, ids: [after] });
+  });
+
+  it('a read model rebuilt by the CLI is followed by the projecting, the following and a VAULT_PROJECTOR=external process', async () => {
+    const { a, b } = await startPair();
+    const external = await startApiProcess({ ...env, VAULT_PROJECTOR: 'external' });
+    apis.push(external);
+    const { key } = await tokenApp(a);
+    const before = await createToken(b, key, { type: 'card_number', data: '4242424242424242' });
+
+    const rebuilt = await runCli(['projections', 'rebuild'], env);
+    expect(rebuilt.code).toBe(0);
+    for (const api of [a, b, external]) expect(await waitForLine(api, 'switched to the rebuilt read model', 5000)).toBe(true);
+
+    // Written through each after the swap; each write answers applied and is found through the others.
+    const ids = [before];
+    for (const [writer, data] of [
+      [b, '5555555555554444'],
+      [external, '378282246310005'],
+      [a, '6011111111111117'],
+    ] as const) {
+      ids.push(await createToken(writer, key, { type: 'card_number', data }));
+      for (const [name, reader] of Object.entries({ a, b, external })) {
+        expect({ name, ...(await search(reader, key, 'type:card_number')) }).toEqual({ name, total: ids.length, ids: [...ids].sort() });
+        expect({ name, ...(await search(reader, key, `id:${ids[ids.length - 1]}`)) }).toEqual({ name, total: 1, ids: [ids[ids.length - 1]] });
+      }
+    }
+  });
+
+  it('two processes started at the same moment on a fresh data dir elect one projector and bootstrap one tenant', async () => {
+    const [a, b] = await Promise.all([startApiProcess(env), startApiProcess(env)]);
+    apis.push(a, b);
+    expect([a, b].filter((api) => api.output().includes(TAKEN))).toHaveLength(1);
+    const { key } = await tokenApp(a);
+    const id = await createToken(b, key, { type: 'card_number', data: '4242424242424242' });
+    expect(await search(a, key, `id:${id}`)).toEqual({ total: 1, ids: [id] });
+    expect((await call(b, BOOTSTRAP, 'GET', '/tenants/self')).body.name).toBe('default');
   });
 });

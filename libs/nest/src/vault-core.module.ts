@@ -129,12 +129,12 @@ export class VaultCoreModule {
         },
         {
           provide: PROJECTION_WAITER,
-          inject: [PROJECTOR, READ_MODELS],
-          useFactory: (projector: Projector | null, readModels: ReadModels): ProjectionWaiter => {
+          inject: [PROJECTOR, READ_MODELS, LOGGER],
+          useFactory: (projector: Projector | null, readModels: ReadModels, logger: JsonLogger): ProjectionWaiter => {
             if (projector) return projector;
             if (options.projector === 'external') {
               // Reads follow a rebuild that another process swapped in.
-              readModels.onSwap?.((reopen) => void reopen());
+              readModels.onSwap?.((reopen) => void reopen().then(() => logger.info('switched to the rebuilt read model')));
               return new PollingProjectionWaiter(readModels.projectionStore);
             }
             // The CLI answers as soon as the event is durable; a running API or projector applies it within a second.
