@@ -14,6 +14,8 @@ export interface LiquidExpressionEngineOptions {
   renderLimitMs?: number;
   /** liquidjs allocation budget of one evaluation (range sizes, string building). */
   memoryLimit?: number;
+  /** Evaluate the token types' own expressions natively (NATIVE_BUILT_INS); false runs them through Liquid too. */
+  nativeBuiltIns?: boolean;
 }
 
 /** An expression did not parse or failed to render. The message names the expression's problem, never the data. */
@@ -31,6 +33,19 @@ const BUILT_IN_EXPRESSIONS: ReadonlySet<string> = new Set(
     return [rules.defaultFingerprintExpression, ...(rules.defaultMask ? [rules.defaultMask] : []), ...rules.defaultSearchIndexes];
   }),
 );
+
+/**
+ * The token types' own expressions, as the functions Liquid would run for them: the same filters, without parsing the
+ * scope or rendering a template (about 2% of a create's CPU). Used where the data is a string (card numbers, SSNs,
+ * EINs), and for `stringify` on any data; anything else goes through Liquid. The spec compares both on every one.
+ */
+export const NATIVE_BUILT_INS: ReadonlyMap<string, { anyData: boolean; render(data: unknown): string }> = new Map([
+  ['{{ data }}', { anyData: false, render: (data: unknown) => data as string }],
+  ["{{ data | remove: '-' }}", { anyData: false, render: (data: unknown) => (data as string).split('-').join('') }],
+  ['{{ data | last4 }}', { anyData: false, render: (data: unknown) => renderValue(CUSTOM_FILTERS.last4(data)) }],
+  ['{{ data | reveal_last: 4 }}', { anyData: false, render: (data: unknown) => renderValue(CUSTOM_FILTERS.reveal_last(data, 4)) }],
+  ['{{ data | stringify }}', { anyData: true, render: (data: unknown) => renderValue(CUSTOM_FILTERS.stringify(data)) }],
+]);
 
 /** Tags that load other templates: a token expression has no business reading files. */
 const FILE_TAGS = ['include', 'render', 'layout', 'block'];
@@ -54,6 +69,7 @@ export class LiquidExpressionEngine implements ExpressionEngine {
   private readonly cacheSize: number;
   private readonly renderLimitMs: number;
   private readonly memoryLimit: number;
+  private readonly nativeBuiltIns: boolean;
   /** When the current synchronous stretch's budget runs out; cleared by a microtask once the stretch is over. */
   private deadline: number | null = null;
 
@@ -61,6 +77,7 @@ export class LiquidExpressionEngine implements ExpressionEngine {
     this.cacheSize = options.cacheSize ?? 1_000;
     this.renderLimitMs = options.renderLimitMs ?? 30;
     this.memoryLimit = options.memoryLimit ?? 10_000_000;
+    this.nativeBuiltIns = options.nativeBuiltIns ?? true;
     this.liquid = new Liquid({
       strictFilters: true,
       ownPropertyOnly: true,
@@ -96,6 +113,14 @@ export class LiquidExpressionEngine implements ExpressionEngine {
   }
 
   evaluate(expression: string, data: unknown): string {
+    const native = this.nativeBuiltIns ? NATIVE_BUILT_INS.get(expression) : undefined;
+    if (native && (native.anyData || typeof data === 'string')) {
+      try {
+        return native.render(data);
+      } catch (error) {
+        throw new ExpressionError(renderFailure(error));
+      }
+    }
     let template: Template[];
     try {
       template = this.parse(expression);
