@@ -20,6 +20,11 @@ export interface RebuildResult {
   eventsPerSecond: number;
 }
 
+export interface RebuildOptions {
+  /** Events read and applied per batch (specs make it small, so that documents span batches). */
+  batch?: number;
+}
+
 const BATCH = 5000;
 
 export async function rebuildReadModel(
@@ -27,7 +32,9 @@ export async function rebuildReadModel(
   readModel: RebuildableReadModel,
   projections: ProjectionSet,
   onProgress: (progress: RebuildProgress) => void = () => undefined,
+  options: RebuildOptions = {},
 ): Promise<RebuildResult> {
+  const batch = options.batch ?? BATCH;
   const started = Date.now();
   const head = await events.headPosition();
   const target = await readModel.createRebuildTarget();
@@ -36,7 +43,7 @@ export async function rebuildReadModel(
     let cursor: LogPosition | null = null;
     let lastReport = 0;
     for (;;) {
-      const page = await events.readAll(cursor, BATCH);
+      const page = await events.readAll(cursor, batch);
       if (page.length === 0) break;
       const changes = await applyBatch(page, projections, target.store);
       cursor = page[page.length - 1].position;

@@ -12,6 +12,18 @@ export interface SqliteCollection {
   load(db: SqliteDatabase, ids: string[]): Array<{ id: string; revision: number; doc: string }>;
   /** Removes every document of a deleted tenant; absent for collections that keep no tenant's documents (tenants). */
   purgeTenant?(db: SqliteDatabase, tenantId: string): void;
+  /**
+   * Inserts documents that are certainly not in the file yet (a rebuild's fresh file), in order, as exactly the rows
+   * `upsert` would write for them one by one, but many rows per statement. Absent: the rebuild upserts them one by one.
+   */
+  bulkInsert?(db: SqliteDatabase, docs: BulkDocument[]): void;
+}
+
+/** A document for `bulkInsert`: `id` is the projection's document key, as `upsert` takes it. */
+export interface BulkDocument {
+  id: string;
+  revision: bigint;
+  doc: Record<string, unknown>;
 }
 
 type ColumnValue = string | number | null;

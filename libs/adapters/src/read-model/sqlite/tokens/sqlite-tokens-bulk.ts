@@ -1,0 +1,66 @@
+// The rebuild's writer of new token rows: the row and the token_terms rows tokensTable.upsert writes for a token not in
+// the file yet, many rows per statement, with the rowids the upserts would have been given (log order). No
+// token_changes entries: a rebuilt file has none (every process reloads its search state after the swap).
+// sqlite-tokens-bulk.spec.ts holds it to upsert's rows.
+import type { TokenDocument } from '@vault/application';
+import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
+import { insertRows } from '../sqlite-bulk-insert';
+import type { BulkDocument } from '../sqlite-collection';
+
+const TOKEN_INSERT =
+  'INSERT INTO tokens (rowid, id, tenant_id, type, fingerprint, created_by_l, created_at_ms, modified_by_l, modified_at_ms, expires_at_ms, revision, doc)';
+const TOKEN_WIDTH = 12;
+const TERM_INSERT = 'INSERT INTO token_terms (tenant_id, field, value, token_rowid)';
+const TERM_WIDTH = 4;
+
+const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+
+/** Each (field, value) once, in upsert's order: keys differing only in case, or repeated hashes, need one row. */
+function termsOf(doc: TokenDocument): Array<[string, string]> {
+  const terms = new Map<string, [string, string]>();
+  const add = (field: string, value: string) => terms.set(`${field}\u0000${value}`, [field, value]);
+  for (const c of doc.containers) add('container', c.toLowerCase());
+  for (const [k, v] of Object.entries(doc.metadata)) add(`metadata.${k.toLowerCase()}`, v.toLowerCase());
+  for (const h of doc.search_hashes) add('data', h.toLowerCase());
+  return [...terms.values()];
+}
+
+/**
+ * The rowid SQLite gives the next inserted token: one past the largest in the table, or with AUTOINCREMENT one past
+ * the largest ever given (sqlite_sequence), whichever is larger.
+ */
+function nextRowid(db: SqliteDatabase): number {
+  const max = (statement(db, 'SELECT MAX(rowid) AS n FROM tokens').get() as { n: number | null }).n ?? 0;
+  const hasSequence = statement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").get() !== undefined;
+  const seq = hasSequence ? ((statement(db, "SELECT seq FROM sqlite_sequence WHERE name = 'tokens'").get() as { seq: number } | undefined)?.seq ?? 0) : 0;
+  return Math.max(max, seq) + 1;
+}
+
+/** tokensTable's bulkInsert: `docs` are tokens absent from the file, in the order their upserts would have run. */
+export function bulkInsertTokens(db: SqliteDatabase, docs: BulkDocument[]): void {
+  if (docs.length === 0) return;
+  let rowid = nextRowid(db);
+  const tokens: unknown[] = [];
+  const terms: unknown[] = [];
+  for (const { revision, doc: raw } of docs) {
+    const doc = raw as unknown as TokenDocument;
+    tokens.push(
+      rowid,
+      doc.id.toLowerCase(),
+      doc.tenant_id,
+      doc.type.toLowerCase(),
+      doc.fingerprint,
+      doc.created_by.toLowerCase(),
+      ms(doc.created_at),
+      doc.modified_by?.toLowerCase() ?? null,
+      ms(doc.modified_at),
+      ms(doc.expires_at),
+      Number(revision),
+      JSON.stringify(doc),
+    );
+    for (const [field, value] of termsOf(doc)) terms.push(doc.tenant_id, field, value, rowid);
+    rowid += 1;
+  }
+  insertRows(db, TOKEN_INSERT, TOKEN_WIDTH, tokens);
+  insertRows(db, TERM_INSERT, TERM_WIDTH, terms);
+}
