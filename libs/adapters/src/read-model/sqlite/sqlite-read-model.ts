@@ -16,6 +16,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile, SQLITE_COMPANION_SUF
 import { writeChange, writeCheckpoint } from './sqlite-changes';
 import type { SqliteCollection } from './sqlite-collection';
 import { SqliteRebuildStore } from './sqlite-rebuild-store';
+import { withoutTokenChangeLog } from './tokens/sqlite-tokens';
 
 const POINTER = 'CURRENT';
 /** A rebuild's page cache: the token key index of a million tokens is about 100 MB. */
@@ -131,6 +132,8 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
     db.pragma('temp_store = MEMORY');
     db.pragma('threads = 1');
+    // Every process reloads its search bitmaps from a swapped-in file, so it needs no change log.
+    withoutTokenChangeLog(db);
     const store = new SqliteRebuildStore(db, this.byName);
     return {
       store,

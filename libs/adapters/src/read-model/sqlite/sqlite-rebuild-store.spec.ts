@@ -171,6 +171,9 @@ describe('rebuild store (bulk inserts into a fresh file)', () => {
     await rebuildReadModel(events, model, projections, () => undefined, { batch });
     expect(rebuiltFile()).not.toBe(model.path);
     expect(dump(rebuiltFile())).toEqual(live);
+    const db = new Database(rebuiltFile(), { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM token_changes').get()).toEqual({ n: 0 });
+    db.close();
   });
 
   it('numbers tokens in the order they were created', async () => {
