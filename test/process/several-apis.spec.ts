@@ -160,6 +160,18 @@ describe('two API processes on one data dir', () => {
     expect(await search(c, key, `id:${after}`)).toEqual({ total: 1, ids: [after] });
   });
 
+  it('when the projecting process stops with SIGTERM, it hands the lease over: the other projects within about a second', async () => {
+    const { a, b } = await startPair();
+    const { key } = await tokenApp(a);
+    expect(await a.stop('SIGTERM')).toBe(0);
+    const stoppedAt = Date.now();
+    expect(await waitForLine(b, TAKEN, 10_000)).toBe(true);
+    // Released, not expired: well under the 5 s a lease takes to expire.
+    expect(Date.now() - stoppedAt).toBeLessThan(3000);
+    const id = await createToken(b, key, { type: 'card_number', data: '4242424242424242' });
+    expect(await search(b, key, `id:${id}`)).toEqual({ total: 1, ids: [id] });
+  });
+
   it('a read model rebuilt by the CLI is followed by the projecting, the following and a VAULT_PROJECTOR=external process', async () => {
     const { a, b } = await startPair();
     const external = await startApiProcess({ ...env, VAULT_PROJECTOR: 'external' });
