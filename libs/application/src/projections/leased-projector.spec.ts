@@ -40,12 +40,12 @@ describe('LeasedProjector: several processes on one data dir', () => {
     data.remove();
   });
 
-  const start = async (renewMs = 50): Promise<Process> => {
+  const start = async (renewMs = 50, clock?: () => number): Promise<Process> => {
     const events = SqliteEventStore.open(data.dir);
     const model = SqliteReadModel.open(data.dir, [tenantsTable]);
     const logger = recordingLogger();
     const p = { skewMs: 0 } as Process;
-    const now = () => Date.now() + p.skewMs;
+    const now = clock ?? (() => Date.now() + p.skewMs);
     const lease = SqliteProjectorLease.open(data.dir, TIMES, now);
     const projector = new LeasedProjector(events, model, new ProjectionSet([tenantsProjection]), logger, lease, { now: () => new Date(now()) }, renewMs);
     Object.assign(p, {
@@ -112,5 +112,24 @@ describe('LeasedProjector: several processes on one data dir', () => {
     expect(await written).toEqual({ applied: true });
     expect(b.projector.isProjecting).toBe(true);
     expect(a.tenantNames()).toEqual(['while-a-froze']);
+  });
+
+  it('a start-up whose lease runs out before its first catch-up ends as a follower instead of waiting for ever', async () => {
+    // An event the read model has not applied yet, so the first catch-up must commit.
+    const events = SqliteEventStore.open(data.dir);
+    const id = randomUUID();
+    await new CommandRunner(events, { waitFor: async () => true }, { maxAttempts: 1, writeWaitMs: 0 }).run(
+      tenantDecider,
+      tenantStream(id),
+      { type: 'CreateTenant', id, name: 'before-start' },
+      operatorContext('before-start'),
+    );
+    await events.close();
+    // The clock reads as if the event loop stood still for 4 s right after the lease was taken.
+    let reads = 0;
+    const late = await start(60_000, () => Date.now() + (reads++ === 0 ? 0 : 4000));
+    expect(late.projector.isProjecting).toBe(false);
+    expect(late.logger.lines).toContainEqual({ level: 'info', message: 'projector lease lost: following the read model until it can be taken again' });
+    expect(late.tenantNames()).toEqual([]);
   });
 });

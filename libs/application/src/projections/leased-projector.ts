@@ -51,6 +51,8 @@ export class LeasedProjector extends Projector {
   private ticking: Promise<void> | null = null;
   /** The first catch-up of the current projecting spell (start() awaits it when it began there). */
   private caughtUpNow: Promise<void> | null = null;
+  /** Settles caughtUpNow when the spell ends before catching up (a stopped projector never reports it). */
+  private endSpell: (() => void) | null = null;
   /** Following: the log's head when this process began to follow; reached once by the read model → caught up once. */
   private followFrom: LogPosition | null = null;
   private followedOnce = false;
@@ -82,7 +84,8 @@ export class LeasedProjector extends Projector {
 
   /**
    * Takes part in the election: resolves once caught up when this process took the lease, at once when another holds
-   * it (this process then follows, and asks for the lease again every renewal).
+   * it (this process then follows, and asks for the lease again every renewal), and as soon as it loses the lease
+   * during its first catch-up (a start-up that held the event loop past the lease's safe term): it then follows too.
    */
   override async start(): Promise<void> {
     this.running = true;
@@ -99,6 +102,7 @@ export class LeasedProjector extends Projector {
     this.timer = null;
     await this.ticking;
     this.role = 'idle';
+    this.endSpell?.();
     await super.stop();
     await this.lease.release();
   }
@@ -158,10 +162,13 @@ export class LeasedProjector extends Projector {
   private startProjecting(): void {
     this.role = 'projecting';
     this.say.info('projector lease taken: projecting from the read model checkpoint');
-    this.caughtUpNow = super.start().catch((error: unknown) => {
-      // Stopped for good (the event store refused access): failureReason and status() say why.
-      if (this.role === 'projecting') this.role = 'idle';
-      throw error;
+    this.caughtUpNow = new Promise<void>((resolve, reject) => {
+      this.endSpell = resolve;
+      super.start().then(resolve, (error: unknown) => {
+        // Stopped for good (the event store refused access): failureReason and status() say why.
+        if (this.role === 'projecting') this.role = 'idle';
+        reject(error);
+      });
     });
     // A spell that began in a renewal has no one awaiting its catch-up; its failure is in status().
     this.caughtUpNow.catch(() => undefined);
@@ -171,6 +178,7 @@ export class LeasedProjector extends Projector {
     if (this.role !== 'projecting') return;
     this.role = 'following';
     this.caughtUpNow = null;
+    this.endSpell?.();
     this.say.info('projector lease lost: following the read model until it can be taken again', { reason: why });
     await super.stop();
     await this.startFollowing();
