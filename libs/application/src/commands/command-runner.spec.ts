@@ -294,3 +294,42 @@ describe('CommandRunner', () => {
     });
   });
 });
+
+describe('CommandRunner on a fresh stream', () => {
+  let vault: Embedded;
+  beforeEach(async () => {
+    vault = await openEmbedded({ name: 'runner-fresh', collections: [], projections: [] });
+  });
+  afterEach(() => vault.close());
+
+  /** The real store, counting the streams read. */
+  const counting = () => {
+    const reads: string[] = [];
+    const store: EventStore = Object.assign(Object.create(vault.events) as EventStore, {
+      readStream: (streamId: string) => (reads.push(streamId), vault.events.readStream(streamId)),
+    });
+    return { store, reads };
+  };
+  const totals = async (streamId: string) => (await vault.events.readStream(streamId)).map((e) => (e.data as CounterEvent['data']).total);
+
+  it('a stream named by a fresh id is decided on the initial state without being read', async () => {
+    const { store, reads } = counting();
+    const stream = counterStream();
+    const outcome = await vault.runner(store).run(counter, stream, { type: 'Add', by: 1 }, ctx(), { freshStream: true });
+    expect(reads).toEqual([]);
+    expect(outcome.state).toBe(1);
+    expect(await totals(stream)).toEqual([1]);
+  });
+
+  it('a "fresh" stream that exists after all is a lost race: retried on what it holds, nothing overwritten', async () => {
+    const stream = counterStream();
+    await vault.runner().run(counter, stream, { type: 'Add', by: 10 }, ctx());
+    const { store, reads } = counting();
+    const states: number[] = [];
+    const outcome = await vault.runner(store).run(counter, stream, (state) => (states.push(state), { type: 'Add', by: 1 }), ctx(), { freshStream: true });
+    expect(states).toEqual([0, 10]);
+    expect(reads).toEqual([stream]);
+    expect(outcome.state).toBe(11);
+    expect(await totals(stream)).toEqual([10, 11]);
+  });
+});

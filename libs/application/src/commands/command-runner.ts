@@ -43,6 +43,15 @@ export interface CommandRunnerOptions {
   groupCommit?: boolean;
 }
 
+export interface RunOptions {
+  /**
+   * The stream is named by an id this process has just generated at random (a new token's UUID): the first attempt
+   * is decided on the initial state and appended at `no_stream` without reading the stream. Should it exist after
+   * all, the append is a lost race and the retry reads it like any other.
+   */
+  freshStream?: boolean;
+}
+
 export class CommandRunner {
   private readonly appender: Pick<EventStore, 'append'>;
 
@@ -61,9 +70,11 @@ export class CommandRunner {
     /** The command, or a function building it from the current state (re-run on every retry, so nothing is stale). */
     command: CommandOrBuilder<TState, TCommand>,
     ctx: CommandContext,
+    options: RunOptions = {},
   ): Promise<CommandOutcome<TState, TEvent>> {
     for (let attempt = 1; ; attempt++) {
-      const decision = await this.decideOn(decider, await this.events.readStream(streamId), command, ctx);
+      const history = attempt === 1 && options.freshStream ? [] : await this.events.readStream(streamId);
+      const decision = await this.decideOn(decider, history, command, ctx);
       if (decision.events.length === 0) return { events: [], state: decision.state, position: null };
       try {
         const result = await this.appender.append(streamId, toAppend(decision.events, ctx), decision.expected);

@@ -157,7 +157,10 @@ export class CreateTokenHandler implements UseCaseHandler<CreateTokenCommand> {
       }
     }
     const id = valid.id ?? this.ids.newId();
-    const { state } = await this.runner.run(tokenDecider, tokenStream(tenantId, id), createTokenCommand(this.crypto, tenantId, id, valid, fingerprint), ctx);
+    // A generated id names a stream nobody has written: no need to read it first (a caller's id may be taken).
+    const { state } = await this.runner.run(tokenDecider, tokenStream(tenantId, id), createTokenCommand(this.crypto, tenantId, id, valid, fingerprint), ctx, {
+      freshStream: valid.id === null,
+    });
     // The plaintext and mask this request sealed are what the token's envelopes hold: no need to open them again.
     return { token: await toTokenView(activeToken(state), rule, this.crypto, valid.prepared), created: true };
   }
