@@ -8,8 +8,13 @@ import { join } from 'node:path';
 import { ApiProcess, runCli, startApiProcess } from '../support/processes';
 
 const BOOTSTRAP = 'formula-check-kill-bootstrap-key-0123456789';
-/** The checker's limit (100 ms) and the runtime's kill grace (1 s), plus a child's exit and start on 2 shared cores. */
-const BOUND_MS = 100 + 1000 + 2500;
+/**
+ * Time enough for the checker's limit (100 ms), the runtime's kill grace (1 s), a child's exit and start and the HTTP
+ * round trip on 2 cores that other work keeps busy, yet far less than the 30 s after which a create is given up: what
+ * it tells apart is a check whose child was killed from one nothing stops (the in-process checker never answers such
+ * code). The kill's own timing, at the limit and the grace, is child-process-code-checker.spec.ts's to check.
+ */
+const BOUND_MS = 15_000;
 
 const HOSTILE = [
   "const s = JSON.stringify(Array.from({length:3e4},(_, i)=>({a:i,b:'x'+i}))); for(;;) JSON.parse(s); module.exports = async () => ({});",
@@ -60,12 +65,15 @@ describe('formula code checks the sandbox cannot stop, against the built service
   }, 30_000);
 
   it("three hostile uploads at once: each answers 422, and another tenant's formula create answers 201 meanwhile", async () => {
-    const hostile = HOSTILE.map((code) => create(BOOTSTRAP, code));
+    let hostileEnded = 0;
+    const hostile = HOSTILE.map((code) => create(BOOTSTRAP, code).finally(() => hostileEnded++));
     // Let the hostile checks reach their children first.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const other = await create(otherKey, NORMAL);
     expect(other.status).toBe(201);
-    expect(other.ms).toBeLessThan(BOUND_MS);
+    // Meanwhile: checks hold two of the four slots, so the third hostile check waits for a killed child's slot and
+    // then runs to its own kill, while the other create, queued behind it, needs a slot only for a moment.
+    expect(hostileEnded).toBeLessThan(HOSTILE.length);
     for (const answer of await Promise.all(hostile)) {
       expect(answer.status).toBe(422);
       expect(answer.ms).toBeLessThan(2 * BOUND_MS);

@@ -50,9 +50,15 @@ describe('IsolatedVmCodeChecker rejects', () => {
     ['a top-level throw of a non-error', 'throw { code: 42 };', /^The code threw while loading: a value that is not an Error$/],
     ['an infinite loop at top level', 'while (true) {}', /^The code's top level did not finish within 100 ms/],
     ['an infinite loop queued as a microtask', 'Promise.resolve().then(() => { for (;;) {} }); module.exports = async () => ({});', /did not finish within 100 ms/],
-    ['unbounded recursion', 'const f = () => f(); f();', /^The code threw while loading: RangeError \(line 1, column 17\)$/],
   ])('%s', async (_title, code, reason) => {
     expect(rejected(await checker.check(code))).toMatch(reason);
+  });
+
+  it('unbounded recursion, as the RangeError it throws', async () => {
+    // A generous time limit: on a busy machine the stack can take longer than 100 ms to overflow, and this is about
+    // the overflow's reason, not the time limit's.
+    const patient = new IsolatedVmCodeChecker({ timeoutMs: 10_000 });
+    expect(rejected(await patient.check('const f = () => f(); f();'))).toBe('The code threw while loading: RangeError (line 1, column 17)');
   });
 
   it.each<[string, string]>([

@@ -234,10 +234,9 @@ class Sandbox implements LoadedFormula {
   private limitFailure(error: unknown, what: string, deadlinePassed: boolean): string {
     const message = errorParts(error).message;
     const subject = what === 'top level' ? "The code's top level" : 'The formula';
-    if (this.aborted) return this.outOfTime(what);
-    if (deadlinePassed || /timed out/i.test(message)) {
-      return `${subject} did not finish within ${this.limits.timeoutMs} ms (an endless loop?).`;
-    }
+    // One message for running out of time, however it was noticed (isolated-vm's timeout, the host's deadline, the
+    // run's abort); a check's child SIGKILLed by child-process-reactor-runtime answers the same text.
+    if (this.aborted || deadlinePassed || /timed out/i.test(message)) return this.outOfTime(what);
     if (this.isolate.isDisposed || /memory limit/i.test(message)) {
       return `${subject} used more than the ${this.limits.memoryLimitMb} MB of memory it may use.`;
     }
