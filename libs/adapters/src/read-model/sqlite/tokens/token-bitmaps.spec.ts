@@ -199,16 +199,17 @@ const shapeArbitrary: fc.Arbitrary<Shape> = fc.record({
 const instantArbitrary = fc.oneof({ arbitrary: fc.integer({ min: 0, max: 4 }), weight: 3 }, { arbitrary: fc.integer({ min: -60_000, max: 60_000 }), weight: 1 }).map((offset) => BASE + offset);
 
 /**
- * When a token is created: in the order of creation (a second after the previous one, as time passes), a few
- * milliseconds from BASE (many equal), or up to a minute either way of the time of creation (out of rowid order).
+ * When a token is created, against a clock that moves a second at each in-order creation: in order; within a few
+ * milliseconds of the clock either way (concurrent requests: ties and small inversions); a few milliseconds from BASE
+ * (many equal); or up to a minute either way of the clock (far out of rowid order).
  */
-type Creation = { kind: 'in-order' } | { kind: 'cluster'; offset: number } | { kind: 'skewed'; offset: number };
+type Creation = { kind: 'in-order' } | { kind: 'jitter' | 'cluster' | 'skewed'; offset: number };
 const creationArbitrary: fc.Arbitrary<Creation> = fc.oneof(
   fc.constant({ kind: 'in-order' as const }),
+  fc.record({ kind: fc.constant('jitter' as const), offset: fc.integer({ min: -3, max: 3 }) }),
   fc.record({ kind: fc.constant('cluster' as const), offset: fc.integer({ min: 0, max: 4 }) }),
   fc.record({ kind: fc.constant('skewed' as const), offset: fc.integer({ min: -60_000, max: 60_000 }) }),
 );
-const createdAt = (creation: Creation, n: number) => (creation.kind === 'cluster' ? BASE + creation.offset : BASE + n * 1000 + (creation.kind === 'skewed' ? creation.offset : 0));
 
 const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -248,6 +249,11 @@ const withShape = (doc: TokenDocument, shape: Shape): TokenDocument => ({
 async function play(vault: Vault, history: Batch[], after: () => Promise<void> = async () => {}): Promise<void> {
   const other = vault.connect();
   let created = 0;
+  let clock = BASE;
+  const createdAt = (creation: Creation) => {
+    if (creation.kind === 'in-order') return (clock += 1000);
+    return (creation.kind === 'cluster' ? BASE : clock) + creation.offset;
+  };
   for (const batch of history) {
     const changes: Change[] = [];
     // The reference map changes only on commit, so this batch's own effects are tracked here to pick from.
@@ -264,11 +270,12 @@ async function play(vault: Vault, history: Batch[], after: () => Promise<void> =
         case 'create': {
           created += 1;
           const id = op.vocabularyId === null ? uuid(created, op.idKey) : v.ids[op.vocabularyId];
+          const at = iso(createdAt(op.created));
           const tenants = op.twin ? [A, B] : [[A, B][op.tenant]];
           for (const tenantId of tenants) {
             // An id is created once per tenant (a second create would be a 409, never a row).
             if (staged.has(tokenKey(tenantId, id))) continue;
-            stage({ put: withShape(aToken({ id, tenant_id: tenantId, created_at: iso(createdAt(op.created, created)), created_by: op.by }), op.shape) });
+            stage({ put: withShape(aToken({ id, tenant_id: tenantId, created_at: at, created_by: op.by }), op.shape) });
           }
           break;
         }
@@ -340,6 +347,21 @@ describe('Search bitmaps: rowid gaps and paging', () => {
     }),
   );
 
+  it('orders tokens created in the same millisecond by id, whichever was created first, on every page', () =>
+    withVault(async (vault) => {
+      const index = vault.index();
+      // Rowids 1..8; ids ascending in creation order at +10 ms, descending at +20 ms, mixed at +30 ms.
+      const times = [10, 10, 10, 20, 20, 30, 30, 30];
+      const keys = [1, 2, 3, 5, 4, 8, 6, 7];
+      const docs = times.map((ms, n) => aToken({ id: uuid(n + 1, keys[n]), created_at: at(ms) }));
+      await vault.commit(docs.slice(0, 3).map((put) => ({ put })));
+      await expectPage(index, vault, { tenantId: A, query: null }); // built over the first tie; the rest followed
+      for (const doc of docs.slice(3)) await vault.commit([{ put: doc }]);
+      expect(vault.expected(A, null, NOW)).toEqual([7, 8, 6, 5, 4, 1, 2, 3].map((n) => docs[n - 1].id));
+      for (const size of [1, 2, 3, 4]) await expectEveryPage(index, vault, { tenantId: A, query: null, size });
+    }),
+  );
+
   it('gives every page of random histories as the slice of the reference ordering, with exact totals, live and freshly built', () =>
     fc.assert(
       fc.asyncProperty(historyArbitrary, probesArbitrary, pagingQueryArbitrary, async (history, probes, query) =>
@@ -367,12 +389,12 @@ describe('Search bitmaps: rowid gaps and paging', () => {
 });
 
 describe('Search bitmaps: created_at and modified_at ranges', () => {
-  /** A bound: open, a committed token's own time (or a millisecond either side), or any instant around BASE. */
-  type Bound = null | { pick: number; field: 'created_at' | 'modified_at'; delta: -1 | 0 | 1 } | { at: number };
+  /** A bound: open, a committed token's own time of the range's field (or a millisecond either side), or any instant around BASE. */
+  type Bound = null | { pick: number; delta: -1 | 0 | 1 } | { at: number };
   const boundArbitrary: fc.Arbitrary<Bound> = fc.oneof(
-    fc.constant(null),
-    fc.record({ pick: fc.nat(), field: fc.constantFrom('created_at' as const, 'modified_at' as const), delta: fc.constantFrom(-1 as const, 0 as const, 1 as const) }),
-    instantArbitrary.map((at) => ({ at })),
+    { arbitrary: fc.constant(null), weight: 1 },
+    { arbitrary: fc.record({ pick: fc.nat(), delta: fc.constantFrom(-1 as const, 0 as const, 0 as const, 1 as const) }), weight: 3 },
+    { arbitrary: instantArbitrary.map((at) => ({ at })), weight: 1 },
   );
   const rangeArbitrary = fc.record({
     field: fc.constantFrom('created_at' as const, 'modified_at' as const),
@@ -381,10 +403,9 @@ describe('Search bitmaps: created_at and modified_at ranges', () => {
     wrap: fc.constantFrom('none', 'not', 'and-type', 'or-container'),
   });
 
-  const resolve = (bound: Bound, times: { created_at: number[]; modified_at: number[] }): number | null => {
+  const resolve = (bound: Bound, pool: number[]): number | null => {
     if (bound === null) return null;
     if ('at' in bound) return bound.at;
-    const pool = times[bound.field].length > 0 ? times[bound.field] : times.created_at;
     return pool.length === 0 ? BASE : pool[bound.pick % pool.length] + bound.delta;
   };
 
@@ -401,7 +422,8 @@ describe('Search bitmaps: created_at and modified_at ranges', () => {
               if (doc.modified_at !== null) times.modified_at.push(Date.parse(doc.modified_at));
             }
             for (const range of ranges) {
-              const date: QueryNode = { kind: 'date', field: range.field, gte: resolve(range.gte, times), lt: resolve(range.lt, times) };
+              const pool = times[range.field].length > 0 ? times[range.field] : times.created_at;
+              const date: QueryNode = { kind: 'date', field: range.field, gte: resolve(range.gte, pool), lt: resolve(range.lt, pool) };
               const query: QueryNode =
                 range.wrap === 'not'
                   ? { kind: 'not', child: date }
@@ -427,6 +449,8 @@ describe('Search bitmaps: created_at and modified_at ranges', () => {
     ['a closed range around the out-of-order rows', 'created_at:["2024-01-15T10:00:00.001Z" TO "2024-01-15T10:00:00.005Z"]', ['a', 'd', 'b']],
     ['an empty range', 'created_at:{"2024-01-15T10:00:00.005Z" TO "2024-01-15T10:00:00.005Z"}', []],
     ['modified_at, only tokens that have one', 'modified_at:[* TO *]', ['b', 'c']],
+    ['a modified_at range ending exactly on a modification excludes it', 'modified_at:[* TO "2024-01-15T10:00:00.003Z"}', ['b']],
+    ['a modified_at range starting exactly on a modification includes it', 'modified_at:["2024-01-15T10:00:00.003Z" TO *]', ['c']],
     ['NOT a modified_at range keeps never-modified tokens', 'NOT modified_at:["2024-01-15T10:00:00.003Z" TO *]', ['a', 'd', 'b']],
   ])('%s: %s', (_title, text, expected) =>
     withVault(async (vault) => {
