@@ -38,15 +38,23 @@ CREATE TABLE IF NOT EXISTS token_terms (
 );
 -- Covering index for a token's own terms: replacing them on update, and NOT EXISTS checks per candidate row.
 CREATE INDEX IF NOT EXISTS token_terms_of_token ON token_terms (token_rowid, field, value);
--- Every change to a token row, in commit order, with the terms the row had before it: how the search bitmaps of
--- every process using this file follow the commits (token-bitmap-follower.ts). A tenant purge has no rowid.
--- Pruned to the last CHANGE_LOG_KEEP entries; a process further behind rebuilds its bitmaps.
+-- Which token rows changed, in commit order (no value of the row): how the search bitmaps of every process using
+-- this file follow the commits (token-bitmap-follower.ts). A tenant purge has no rowid. Pruned to the last
+-- CHANGE_LOG_KEEP entries; a process further behind rebuilds its bitmaps.
 CREATE TABLE IF NOT EXISTS token_changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   tenant_id TEXT NOT NULL,
-  token_rowid INTEGER,
-  old_terms TEXT
+  token_rowid INTEGER
 );
+-- The token_terms postings the bitmaps keep in memory (at least BROAD_POSTING tokens once), so that start-up loads
+-- them without counting every posting; \`complete\` in token_index_state once it was computed from the whole file.
+CREATE TABLE IF NOT EXISTS broad_terms (
+  tenant_id TEXT NOT NULL,
+  field TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, field, value)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS token_index_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 /** Entries of token_changes kept; pruned every CHANGE_LOG_PRUNE_EVERY entries. */
@@ -66,6 +74,11 @@ CREATE INDEX IF NOT EXISTS tokens_tenant_created ON tokens (tenant_id, created_a
 CREATE INDEX IF NOT EXISTS tokens_tenant_fingerprint ON tokens (tenant_id, fingerprint, type);
 CREATE INDEX IF NOT EXISTS tokens_tenant_type ON tokens (tenant_id, type, created_at_ms DESC, expires_at_ms);
 CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+-- What the search bitmaps are built from, without reading the documents: every row's grouping columns and creation
+-- time, and the few rows that were modified or expire.
+CREATE INDEX IF NOT EXISTS tokens_columns ON tokens (tenant_id, type, created_by_l, created_at_ms);
+CREATE INDEX IF NOT EXISTS tokens_modified ON tokens (tenant_id, modified_by_l, modified_at_ms) WHERE modified_at_ms IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tokens_expiring ON tokens (tenant_id, expires_at_ms) WHERE expires_at_ms IS NOT NULL;
 CREATE INDEX IF NOT EXISTS token_terms_lookup ON token_terms (tenant_id, field, value, token_rowid);
 `;
 
@@ -84,8 +97,7 @@ function prepare(db: SqliteDatabase) {
     rowidOf: db.prepare('SELECT rowid FROM tokens WHERE tenant_id = ? AND id = ?'),
     deleteToken: db.prepare('DELETE FROM tokens WHERE rowid = ?'),
     deleteTerms: db.prepare('DELETE FROM token_terms WHERE token_rowid = ?'),
-    termsOf: db.prepare('SELECT field, value FROM token_terms WHERE token_rowid = ?').raw(),
-    logChange: db.prepare('INSERT INTO token_changes (tenant_id, token_rowid, old_terms) VALUES (?, ?, ?)'),
+    logChange: db.prepare('INSERT INTO token_changes (tenant_id, token_rowid) VALUES (?, ?)'),
     pruneChanges: db.prepare('DELETE FROM token_changes WHERE seq <= ?'),
     insertTerm: db.prepare('INSERT INTO token_terms (tenant_id, field, value, token_rowid) VALUES (?, ?, ?, ?)'),
     get: db.prepare('SELECT doc FROM tokens WHERE tenant_id = ? AND id = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)'),
@@ -102,11 +114,11 @@ const statementsFor = (db: SqliteDatabase): Statements => {
 
 const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
-/** Records a change of `rowid` (null: the whole tenant) with the terms it had, unless `db` is a rebuild's file. */
-function logChange(db: SqliteDatabase, tenantId: string, rowid: number | null, oldTerms: unknown[][]): void {
+/** Records a change of `rowid` (null: the whole tenant), unless `db` is a rebuild's file. */
+function logChange(db: SqliteDatabase, tenantId: string, rowid: number | null): void {
   if (unlogged.has(db)) return;
   const s = statementsFor(db);
-  const seq = Number(s.logChange.run(tenantId, rowid, oldTerms.length === 0 ? null : JSON.stringify(oldTerms)).lastInsertRowid);
+  const seq = Number(s.logChange.run(tenantId, rowid).lastInsertRowid);
   if (seq % CHANGE_LOG_PRUNE_EVERY === 0) s.pruneChanges.run(seq - CHANGE_LOG_KEEP);
 }
 
@@ -141,25 +153,24 @@ export const tokensTable: SqliteCollection = {
       Number(revision),
       JSON.stringify(doc),
     ) as { rowid: number };
-    const old = unlogged.has(db) ? [] : (s.termsOf.all(rowid) as unknown[][]);
     s.deleteTerms.run(rowid);
     for (const [field, value] of termsOf(doc)) s.insertTerm.run(doc.tenant_id, field, value, rowid);
-    logChange(db, doc.tenant_id, rowid, old);
+    logChange(db, doc.tenant_id, rowid);
   },
   purgeTenant(db, tenantId) {
     statement(db, 'DELETE FROM token_terms WHERE tenant_id = ?').run(tenantId);
     statement(db, 'DELETE FROM tokens WHERE tenant_id = ?').run(tenantId);
-    logChange(db, tenantId, null, []);
+    statement(db, 'DELETE FROM broad_terms WHERE tenant_id = ?').run(tenantId);
+    logChange(db, tenantId, null);
   },
   remove(db, key) {
     const s = statementsFor(db);
     const { tenantId, id } = parseTokenKey(key);
     const row = s.rowidOf.get(tenantId, id.toLowerCase()) as { rowid: number } | undefined;
     if (!row) return;
-    const old = s.termsOf.all(row.rowid) as unknown[][];
     s.deleteTerms.run(row.rowid);
     s.deleteToken.run(row.rowid);
-    logChange(db, tenantId, row.rowid, old);
+    logChange(db, tenantId, row.rowid);
   },
   load(db, keys) {
     if (keys.length === 0) return [];

@@ -29,28 +29,79 @@ export class TokenBitmapFollower {
   /** The bitmaps, caught up with every change committed to the live file. */
   current(): TokenBitmaps {
     const db = this.model.database;
-    if (this.bitmaps === null || this.builtFrom !== db) return this.build(db);
-    if (lastSeq(db) !== this.seq && !this.catchUp(db)) return this.build(db);
-    return this.bitmaps;
+    if (this.bitmaps === null || this.builtFrom !== db) this.build(db);
+    else if (lastSeq(db) !== this.seq && !this.catchUp(db)) this.build(db);
+    this.savePromoted(db);
+    return this.bitmaps!;
   }
 
   private build(db: SqliteDatabase): TokenBitmaps {
-    const bitmaps = new TokenBitmaps(sqlitePostings(() => this.model.database), this.broadPosting);
+    this.ensureBroadTerms(db);
+    const promoted: Array<[string, string, string]> = [];
+    const bitmaps = new TokenBitmaps(sqlitePostings(() => this.model.database), this.broadPosting, (...term) => promoted.push(term));
+    // Aggregated in SQLite from covering indexes (no document is read), one JSON array per group of rows.
     db.transaction(() => {
       this.seq = lastSeq(db);
-      const rows = statement(db, `SELECT ${ROW_COLUMNS} FROM tokens ORDER BY rowid`).raw().iterate() as IterableIterator<unknown[]>;
-      for (const row of rows) bitmaps.addRow(columnsOf(row), []);
+      bitmaps.reserve((statement(db, 'SELECT MAX(rowid) FROM tokens').pluck().get() as number | null) ?? 0);
+      const groups = statement(
+        db,
+        `SELECT tenant_id, type, created_by_l, json_group_array(rowid), json_group_array(created_at_ms)
+         FROM tokens INDEXED BY tokens_columns GROUP BY tenant_id, type, created_by_l`,
+      ).raw();
+      for (const [tenant, type, creator, rowids, times] of groups.all() as string[][]) bitmaps.loadGroup(tenant, type, creator, JSON.parse(rowids), JSON.parse(times));
+      const modified = statement(
+        db,
+        'SELECT rowid, tenant_id, modified_by_l, modified_at_ms FROM tokens INDEXED BY tokens_modified WHERE modified_at_ms IS NOT NULL',
+      ).raw();
+      for (const [rowid, tenant, by, at] of modified.all() as Array<[number, string, string, number]>) bitmaps.loadModified(tenant, rowid, by, at);
+      const expiring = statement(db, 'SELECT rowid, tenant_id, expires_at_ms FROM tokens INDEXED BY tokens_expiring WHERE expires_at_ms IS NOT NULL').raw();
+      for (const [rowid, tenant, at] of expiring.all() as Array<[number, string, number]>) bitmaps.loadExpiry(tenant, rowid, at);
       const broad = statement(
         db,
-        'SELECT tenant_id, field, value FROM token_terms GROUP BY tenant_id, field, value HAVING COUNT(*) >= ?',
-      ).all(this.broadPosting) as Array<{ tenant_id: string; field: string; value: string }>;
-      const members = statement(db, 'SELECT token_rowid FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ?').pluck();
-      for (const { tenant_id, field, value } of broad) bitmaps.addPosting(tenant_id, field, value, members.all(tenant_id, field, value) as number[]);
+        `SELECT b.tenant_id, b.field, b.value, (SELECT json_group_array(t.token_rowid) FROM token_terms t
+           WHERE t.tenant_id = b.tenant_id AND t.field = b.field AND t.value = b.value) FROM broad_terms b`,
+      ).raw();
+      for (const [tenant, field, value, rowids] of broad.all() as string[][]) {
+        const members = JSON.parse(rowids) as number[];
+        if (members.length > 0) bitmaps.addPosting(tenant, field, value, members);
+      }
+      bitmaps.finishLoad();
     })();
     this.bitmaps = bitmaps;
     this.builtFrom = db;
     this.builds += 1;
+    this.promoted = promoted;
     return bitmaps;
+  }
+
+  /** Postings that grew broad since the last save, to record in broad_terms outside the read transaction. */
+  private promoted: Array<[string, string, string]> = [];
+
+  /**
+   * broad_terms lists the postings to load at build. A file that never had it computed (a rebuild's, or one from
+   * before it existed) gets it once, from one pass over the token_terms index.
+   */
+  private ensureBroadTerms(db: SqliteDatabase): void {
+    if (statement(db, "SELECT 1 FROM token_index_state WHERE key = 'broad_terms'").pluck().get() !== undefined) return;
+    db.transaction(() => {
+      statement(
+        db,
+        'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) SELECT tenant_id, field, value FROM token_terms GROUP BY tenant_id, field, value HAVING COUNT(*) >= ?',
+      ).run(this.broadPosting);
+      statement(db, "INSERT OR REPLACE INTO token_index_state (key, value) VALUES ('broad_terms', 'complete')").run();
+    }).immediate();
+  }
+
+  /** Records the postings that grew broad (a hint for the next build: losing it costs speed, never correctness). */
+  private savePromoted(db: SqliteDatabase): void {
+    if (this.promoted.length === 0) return;
+    const terms = this.promoted.splice(0);
+    try {
+      const insert = statement(db, 'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) VALUES (?, ?, ?)');
+      db.transaction(() => terms.forEach((term) => insert.run(...term))).immediate();
+    } catch {
+      // Another process holds the write lock past the busy timeout: the next build counts those postings again.
+    }
   }
 
   /** Applies the changes after `seq`; false when some were pruned already (the caller rebuilds). */
@@ -59,27 +110,21 @@ export class TokenBitmapFollower {
     return db.transaction(() => {
       const oldest = statement(db, 'SELECT seq FROM token_changes ORDER BY seq LIMIT 1').pluck().get() as number | undefined;
       if (oldest === undefined || oldest > this.seq + 1) return false;
-      const changes = statement(db, 'SELECT seq, tenant_id, token_rowid, old_terms FROM token_changes WHERE seq > ? ORDER BY seq').all(this.seq) as Array<{
+      const changes = statement(db, 'SELECT seq, tenant_id, token_rowid FROM token_changes WHERE seq > ? ORDER BY seq').all(this.seq) as Array<{
         seq: number;
         tenant_id: string;
         token_rowid: number | null;
-        old_terms: string | null;
       }>;
       // Each changed row once: out of every set it was in, then into those of its current state.
-      const rows = new Map<number, { tenantId: string; oldTerms: Array<[string, string]> }>();
+      const rows = new Map<number, string>();
       for (const change of changes) {
-        if (change.token_rowid === null) {
-          bitmaps.dropTenant(change.tenant_id);
-          continue;
-        }
-        const entry = rows.get(change.token_rowid) ?? { tenantId: change.tenant_id, oldTerms: [] };
-        if (change.old_terms !== null) entry.oldTerms.push(...(JSON.parse(change.old_terms) as Array<[string, string]>));
-        rows.set(change.token_rowid, entry);
+        if (change.token_rowid === null) bitmaps.dropTenant(change.tenant_id);
+        else rows.set(change.token_rowid, change.tenant_id);
       }
       const rowSql = statement(db, `SELECT ${ROW_COLUMNS} FROM tokens WHERE rowid = ?`).raw();
       const termsSql = statement(db, 'SELECT field, value FROM token_terms WHERE token_rowid = ?').raw();
-      for (const [rowid, { tenantId, oldTerms }] of rows) {
-        bitmaps.removeRow(tenantId, rowid, oldTerms);
+      for (const [rowid, tenantId] of rows) {
+        bitmaps.removeRow(tenantId, rowid);
         const row = rowSql.get(rowid) as unknown[] | undefined;
         if (row) bitmaps.addRow(columnsOf(row), termsSql.all(rowid) as Array<[string, string]>);
       }

@@ -160,7 +160,57 @@ export class TokenBitmaps {
     private readonly source: PostingSource,
     /** Postings with at least this many tokens are kept in memory (tests set 1 to keep every one). */
     private readonly broadPosting = BROAD_POSTING,
+    /** Told when a posting grew broad and is now kept in memory (the follower records it in broad_terms). */
+    private readonly onPromote: (tenantId: string, field: string, value: string) => void = () => undefined,
   ) {}
+
+  /** Makes room for rows up to `rowid` (the build, before loading groups). */
+  reserve(rowid: number): void {
+    this.columns.ensure(rowid);
+  }
+
+  /** Loads rows that share tenant, type and creator (the build): their rowids and creation times, in any order. */
+  loadGroup(tenantId: string, type: string, createdBy: string, rowids: number[], createdAt: number[]): void {
+    const c = this.columns;
+    const typeCode = this.strings.code(type);
+    const creator = this.strings.code(createdBy);
+    for (let i = 0; i < rowids.length; i++) {
+      const r = rowids[i];
+      c.createdAt[r] = createdAt[i];
+      c.type[r] = typeCode;
+      c.createdBy[r] = creator;
+      if (r > c.top) c.top = r;
+    }
+    const rows = new RoaringBitmap32(rowids);
+    const sets = this.tenant(tenantId);
+    sets.all.orInPlace(rows);
+    orInto(sets.byType, typeCode, rows);
+    orInto(sets.byCreatedBy, creator, rows);
+  }
+
+  /** Loads a modified row's modifier and time (the build). */
+  loadModified(tenantId: string, rowid: number, modifiedBy: string, modifiedAt: number): void {
+    const sets = this.tenant(tenantId);
+    this.columns.modifiedBy[rowid] = this.strings.code(modifiedBy);
+    addTo(sets.byModifiedBy, this.columns.modifiedBy[rowid], rowid);
+    this.columns.modifiedAt[rowid] = modifiedAt;
+    sets.modified.add(rowid);
+  }
+
+  /** Loads a row's expiry (the build). */
+  loadExpiry(tenantId: string, rowid: number, expiresAt: number): void {
+    this.columns.expiresAt[rowid] = expiresAt;
+    addTo(this.tenant(tenantId).expiring, Math.floor(expiresAt / MINUTE), rowid);
+  }
+
+  /** Ends the build: the prefix maxima and suffix minima from every row's creation time, bitmaps compacted. */
+  finishLoad(): void {
+    this.columns.recompute();
+    for (const sets of this.tenants.values()) {
+      sets.all.runOptimize();
+      for (const map of [sets.byType, sets.byCreatedBy, sets.postings]) for (const bitmap of map.values()) bitmap.runOptimize();
+    }
+  }
 
   private tenant(tenantId: string): TenantSets {
     let sets = this.tenants.get(tenantId);
@@ -229,10 +279,11 @@ export class TokenBitmaps {
     const bitmap = new RoaringBitmap32(this.source.posting(tenantId, field, value));
     sets.postings.set(termKey(field, value), bitmap);
     if (field === 'container') insertSorted(sets.containers, value);
+    this.onPromote(tenantId, field, value);
   }
 
-  /** Takes a row out of every set; `oldTerms` are the token_terms it had (only the broad ones matter). */
-  removeRow(tenantId: string, rowid: number, oldTerms: ReadonlyArray<readonly [string, string]>): void {
+  /** Takes a row out of every set of its tenant (the change log says which row changed, not what it held). */
+  removeRow(tenantId: string, rowid: number): void {
     const sets = this.tenants.get(tenantId);
     const c = this.columns;
     if (!sets || rowid >= c.capacity) return;
@@ -245,15 +296,11 @@ export class TokenBitmaps {
     c.modifiedAt[rowid] = Number.NaN;
     if (!Number.isNaN(c.expiresAt[rowid])) removeFrom(sets.expiring, Math.floor(c.expiresAt[rowid] / MINUTE), rowid);
     c.expiresAt[rowid] = Number.NaN;
-    for (const [field, value] of oldTerms) {
-      const key = termKey(field, value);
-      const posting = sets.postings.get(key);
-      if (!posting) continue;
-      posting.remove(rowid);
-      if (posting.isEmpty) {
-        sets.postings.delete(key);
-        if (field === 'container') removeSorted(sets.containers, value);
-      }
+    for (const [key, posting] of sets.postings) {
+      if (!posting.delete(rowid) || !posting.isEmpty) continue;
+      sets.postings.delete(key);
+      const [field, value] = key.split('\u0000');
+      if (field === 'container') removeSorted(sets.containers, value);
     }
   }
 
@@ -448,6 +495,12 @@ function addTo<K>(map: Map<K, RoaringBitmap32>, key: K, rowid: number): void {
   let bitmap = map.get(key);
   if (!bitmap) map.set(key, (bitmap = new RoaringBitmap32()));
   bitmap.add(rowid);
+}
+
+function orInto<K>(map: Map<K, RoaringBitmap32>, key: K, rows: RoaringBitmap32): void {
+  const bitmap = map.get(key);
+  if (bitmap) bitmap.orInPlace(rows);
+  else map.set(key, rows.clone());
 }
 
 function removeFrom<K>(map: Map<K, RoaringBitmap32>, key: K, rowid: number): void {
