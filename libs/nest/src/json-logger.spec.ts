@@ -59,3 +59,33 @@ describe('JsonLogger', () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe('JsonLogger.request', () => {
+  const fields = { request_id: 'req-1', method: 'POST', path: '/tokens/search', status: 200, duration_ms: 1.25, application_id: 'app-1' };
+
+  it('writes the request line as info writes any line: one JSON object with ISO time, level and msg', () => {
+    const { logger, lines, entries } = capture('info');
+    logger.request(fields);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain('\n');
+    expect(entries()[0]).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), level: 'info', msg: 'request', ...fields });
+  });
+
+  it('has the same shape as the line info() writes for it', () => {
+    const fast = capture('info');
+    const slow = capture('info');
+    fast.logger.request(fields);
+    slow.logger.info('request', fields);
+    const withoutTime = ({ time: _time, ...rest }: Record<string, unknown>) => rest;
+    expect(withoutTime(fast.entries()[0])).toEqual(withoutTime(slow.entries()[0]));
+  });
+
+  it('leaves out an unauthenticated request\'s application id, and writes nothing below info', () => {
+    const { logger, entries } = capture('info');
+    logger.request({ ...fields, application_id: undefined });
+    expect(entries()[0]).not.toHaveProperty('application_id');
+    const quiet = capture('warn');
+    quiet.logger.request(fields);
+    expect(quiet.lines).toEqual([]);
+  });
+});

@@ -65,12 +65,33 @@ export class JsonLogger implements LoggerService {
     this.write('error', message, contextOf(optional));
   }
 
+  /**
+   * The one line per request (request-context middleware), the hottest log call: its fields are ids, a method, a path
+   * with caller values already replaced, a status and a duration, none of which pino's redaction could find anything in,
+   * so it is serialised directly into pino's destination (about 2% of a search's CPU at info level went to pino).
+   */
+  request(fields: RequestLine): void {
+    if (!this.pino.isLevelEnabled('info')) return;
+    const line = JSON.stringify({ level: 'info', time: new Date().toISOString(), ...fields, msg: 'request' });
+    (this.pino as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym].write(line + '\n');
+  }
+
   private write(level: Level, message: unknown, fields: Fields): void {
     if (!this.pino.isLevelEnabled(level)) return;
     // Nest hands over Error objects too; their class and message (never a stack) are what a reader needs.
     const msg = message instanceof Error ? `${message.name}: ${message.message}` : typeof message === 'string' ? message : JSON.stringify(message);
     this.pino[level](fields, msg);
   }
+}
+
+/** A request as logged: nothing a caller sent but what the middleware has checked or replaced. */
+export interface RequestLine {
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  application_id: string | undefined;
 }
 
 /** Nest passes its context name where our callers pass fields. */

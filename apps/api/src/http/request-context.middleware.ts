@@ -40,7 +40,7 @@ export function requestContext(logger: JsonLogger, metrics: Pick<VaultMetrics, '
       // Path only, with caller values replaced: no query string, headers or bodies, so no key or token data can reach
       // the log (GET /tokens/123-45-6789 is logged as /tokens/:value).
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info('request', {
+      logger.request({
         request_id: requestId,
         method: req.method,
         path: loggablePath(req.path),
