@@ -7,16 +7,39 @@ import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '
 
 const ALL = ['token:create', 'token:read', 'token:use'];
 const TIMEOUT_MS = 1000;
+/**
+ * The reactor timeout of the fetch bridge's cases, which are about what the bridge refuses, not about time: long
+ * enough that a busy machine's slow run (a fresh isolate, a local HTTP round trip, 2 MiB read) still ends as the code
+ * decides.
+ */
+const FETCH_TIMEOUT_MS = 30_000;
+
+/** An app under test and the key of an application allowed to use every token. */
+interface Service {
+  test: TestApp;
+  caller: string;
+}
 
 describe('reactor code in the sandbox, over HTTP', () => {
   let test: TestApp;
   let allowed: LocalHttpServer;
   let forbidden: LocalHttpServer;
   let caller: string;
-  const as = (key: string) => asKey(test, key);
-  /** A reactor whose formula exports `async function (req) { <body> }`. */
-  const reactorOf = async (body: string) => {
-    const formula = await as(BOOTSTRAP_KEY).post('/reactor-formulas', {
+  const as = (key: string, on: TestApp = test) => asKey(on, key);
+  /** The service's environment, with reactors stopped at `timeoutMs`. */
+  const env = (timeoutMs: number) => ({
+    VAULT_REACTOR_TIMEOUT_MS: String(timeoutMs),
+    VAULT_REACTOR_CONCURRENCY: '2',
+    VAULT_REACTOR_MEMORY_MB: '16',
+    VAULT_REACTOR_ALLOWED_HOSTS: allowed.host,
+    VAULT_RATE_LIMIT_PER_SECOND: '100000',
+    VAULT_LOG_LEVEL: 'info',
+  });
+  const callerOf = async (on: TestApp) =>
+    (await createApplication(on, { name: 'caller', type: 'private', permissions: ALL, rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }] })).key;
+  /** A reactor (of the main app, or of `on`) whose formula exports `async function (req) { <body> }`. */
+  const reactorOf = async (body: string, on: TestApp = test) => {
+    const formula = await as(BOOTSTRAP_KEY, on).post('/reactor-formulas', {
       name: `Hostile ${randomUUID()}`,
       type: 'private',
       code: `module.exports = async function (req) { ${body} };`,
@@ -24,11 +47,11 @@ describe('reactor code in the sandbox, over HTTP', () => {
       request_parameters: [],
     });
     if (formula.status !== 201) throw new Error(`create formula: ${formula.status} ${JSON.stringify(formula.body)}`);
-    const reactor = await as(BOOTSTRAP_KEY).post('/reactors', { name: 'Hostile', formula: { id: formula.body.id }, configuration: {} });
+    const reactor = await as(BOOTSTRAP_KEY, on).post('/reactors', { name: 'Hostile', formula: { id: formula.body.id }, configuration: {} });
     if (reactor.status !== 201) throw new Error(`create reactor: ${reactor.status} ${JSON.stringify(reactor.body)}`);
     return reactor.body.id as string;
   };
-  const react = (id: string, args: unknown = {}) => as(caller).post(`/reactors/${id}/react`, { args });
+  const react = (id: string, args: unknown = {}, on: Service = { test, caller }) => as(on.caller, on.test).post(`/reactors/${id}/react`, { args });
   /** GET /permissions, timed. */
   const permissions = async () => {
     const started = performance.now();
@@ -51,15 +74,8 @@ describe('reactor code in the sandbox, over HTTP', () => {
     forbidden = await startLocalHttpServer((_request, response) => {
       response.end('should never be reached');
     });
-    test = await startTestApp({
-      VAULT_REACTOR_TIMEOUT_MS: String(TIMEOUT_MS),
-      VAULT_REACTOR_CONCURRENCY: '2',
-      VAULT_REACTOR_MEMORY_MB: '16',
-      VAULT_REACTOR_ALLOWED_HOSTS: allowed.host,
-      VAULT_RATE_LIMIT_PER_SECOND: '100000',
-      VAULT_LOG_LEVEL: 'info',
-    });
-    caller = (await createApplication(test, { name: 'caller', type: 'private', permissions: ALL, rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }] })).key;
+    test = await startTestApp(env(TIMEOUT_MS));
+    caller = await callerOf(test);
   });
   afterAll(async () => {
     await test?.close();
@@ -141,21 +157,26 @@ describe('reactor code in the sandbox, over HTTP', () => {
   }, 30_000);
 
   describe('the fetch bridge', () => {
+    // Its own app, with reactors stopped at FETCH_TIMEOUT_MS rather than TIMEOUT_MS.
+    let patient: Service;
     let fetcher: string;
     beforeAll(async () => {
+      const app = await startTestApp(env(FETCH_TIMEOUT_MS));
+      patient = { test: app, caller: await callerOf(app) };
       fetcher = await reactorOf(`
         try {
           const response = await fetch(req.args.url, req.args.init);
           return { raw: { status: response.status, body: (await response.text()).slice(0, 50) } };
         } catch (error) {
           return { raw: { error: error.name + ': ' + error.message } };
-        }`);
-    });
+        }`, patient.test);
+    }, FETCH_TIMEOUT_MS);
+    afterAll(() => patient?.test.close());
 
     it('reaches an allowed host', async () => {
-      const response = await react(fetcher, { url: allowed.url('/hello'), init: { method: 'POST', body: 'x' } });
+      const response = await react(fetcher, { url: allowed.url('/hello'), init: { method: 'POST', body: 'x' } }, patient);
       expect(response.body.raw).toEqual({ status: 200, body: 'hello POST' });
-    });
+    }, FETCH_TIMEOUT_MS * 2);
 
     it.each([
       ['a host not on the list', () => forbidden.url('/direct')],
@@ -166,18 +187,18 @@ describe('reactor code in the sandbox, over HTTP', () => {
       ['ftp:', () => `ftp://${allowed.host}/`],
       ['a response over the size cap', () => allowed.url('/big')],
     ])('refuses %s: the code catches the error, and nothing reaches the forbidden server', async (_title, url) => {
-      const response = await react(fetcher, { url: url() });
+      const response = await react(fetcher, { url: url() }, patient);
       expect(response.status).toBe(200);
       expect(response.body.raw.error).toMatch(/^TypeError: /);
       expect(forbidden.received).toEqual([]);
-    });
+    }, FETCH_TIMEOUT_MS * 2);
 
     it('surfaces a refusal the code does not catch as a 422', async () => {
-      const careless = await reactorOf(`const response = await fetch(req.args.url); return { raw: await response.text() };`);
-      const response = await react(careless, { url: 'file:///etc/passwd' });
+      const careless = await reactorOf(`const response = await fetch(req.args.url); return { raw: await response.text() };`, patient.test);
+      const response = await react(careless, { url: 'file:///etc/passwd' }, patient);
       expect(response.status).toBe(422);
       expect(response.body.errors.reactor).toEqual([expect.stringMatching(/fetch|scheme|file/i)]);
-    });
+    }, FETCH_TIMEOUT_MS * 2);
   });
 
   it('logs no reactor error message, args or raw at any level', async () => {
