@@ -141,12 +141,12 @@ describe('two API processes on one data dir', () => {
 
     await a.stop('SIGKILL');
     const killedAt = Date.now();
-    // Written while nobody projects: durable at once, answered after the write wait, applied after the takeover.
+    const takenAfterMs = waitForLine(b, TAKEN, 15_000).then((taken) => (taken ? Date.now() - killedAt : Infinity));
+    // Written while a is gone: durable at once, answered applied once b projects (or pending after the write wait).
     const during = await call(b, key, 'POST', '/tokens', { type: 'card_number', data: '5555555555554444' });
     expect(during.status).toBe(201);
-    expect(await waitForLine(b, TAKEN, 15_000)).toBe(true);
-    // The lease expires 5 s after a's last renewal, and b bids every second.
-    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    // b bids every second, and takes at once the lease of a process of its host that no longer runs.
+    expect(await takenAfterMs).toBeLessThan(3000);
 
     const after = await createToken(b, key, { type: 'card_number', data: '378282246310005' });
     expect(await search(b, key, 'type:card_number')).toEqual({ total: 3, ids: [before, during.body.id, after].sort() });

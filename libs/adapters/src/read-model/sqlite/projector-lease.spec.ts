@@ -1,7 +1,9 @@
 // The projector lease on one data dir, as two processes' connections see it, on a clock the spec moves.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { PROJECTOR_LEASE_FILE, SqliteProjectorLease } from './projector-lease';
 
 const TIMES = { expireMs: 5000, safeMs: 3000 };
@@ -66,5 +68,20 @@ describe('SqliteProjectorLease', () => {
 
   it('lives in an owner-only file of the data dir', () => {
     expect(statSync(join(dir, PROJECTOR_LEASE_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['a process of this host that is gone (a crash): taken at once', (pid: number) => pid, true, null],
+    ['a running process of this host: kept until it expires', () => process.pid, false, null],
+    ['a process of another host: kept until it expires', (pid: number) => pid, false, 'elsewhere'],
+  ] as const)('a lease held by %s', async (_, pidOf, taken, host) => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    expect(await first.acquire()).toBe(true);
+    const [ownHost, namespace] = first.owner.split('/');
+    const owner = `${host ?? ownHost}/${namespace}/${pidOf(gone)}/0badc0de`;
+    const db = new Database(join(dir, PROJECTOR_LEASE_FILE));
+    db.prepare('UPDATE projector_lease SET owner = ?').run(owner);
+    db.close();
+    expect(await second.acquire()).toBe(taken);
   });
 });

@@ -1,6 +1,7 @@
 // The projector lease of the processes sharing one data dir: one row in its own small SQLite file (apart from the read
 // model, which a rebuild swaps), taken and renewed in BEGIN IMMEDIATE transactions so that two bids never both win.
 import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ProjectorLease } from '@vault/application';
@@ -15,7 +16,7 @@ export interface LeaseTimes {
   safeMs: number;
 }
 
-/** Renewed every second (LEASE_RENEW_MS): a holder that misses two renewals stops writing; a dead one is replaced after 5 s. */
+/** Renewed every second (LEASE_RENEW_MS): a holder that misses three renewals stops writing, and is replaced after 5 s. */
 export const DEFAULT_LEASE_TIMES: LeaseTimes = { expireMs: 5000, safeMs: 3000 };
 
 interface LeaseRow {
@@ -23,9 +24,18 @@ interface LeaseRow {
   heartbeat_ms: number;
 }
 
+/** This process's PID namespace (Linux), so that a PID is only ever compared with PIDs of the same namespace. */
+const PID_NAMESPACE = (() => {
+  try {
+    return readlinkSync('/proc/self/ns/pid').replace(/\D/g, '');
+  } catch {
+    return null;
+  }
+})();
+
 export class SqliteProjectorLease implements ProjectorLease {
-  /** Not a secret: it names the process in the lease row and in logs. */
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Not a secret: host, PID namespace and PID name the process (in the row and in logs), the random part this start. */
+  readonly owner = `${hostname()}/${PID_NAMESPACE ?? '-'}/${process.pid}/${randomUUID().slice(0, 8)}`;
   private renewedAt: number | null = null;
 
   private constructor(
@@ -44,7 +54,7 @@ export class SqliteProjectorLease implements ProjectorLease {
     const bid = this.db.transaction((): boolean => {
       const now = this.now();
       const row = this.db.prepare('SELECT owner, heartbeat_ms FROM projector_lease WHERE id = 1').get() as LeaseRow | undefined;
-      const free = !row || row.owner === this.owner || now - row.heartbeat_ms > this.times.expireMs;
+      const free = !row || row.owner === this.owner || now - row.heartbeat_ms > this.times.expireMs || this.isDead(row.owner);
       if (!free) return false;
       this.db.prepare('INSERT INTO projector_lease (id, owner, heartbeat_ms) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, heartbeat_ms = excluded.heartbeat_ms').run(this.owner, now);
       this.renewedAt = now;
@@ -53,6 +63,23 @@ export class SqliteProjectorLease implements ProjectorLease {
     const held = bid.immediate();
     if (!held) this.renewedAt = null;
     return held;
+  }
+
+  /**
+   * Whether `owner` is a process of this host and PID namespace that no longer runs: a vault restarted after a crash
+   * takes its own dead predecessor's lease at once instead of after expireMs. Anything uncertain (another host or
+   * namespace, a PID that runs, whatever program it is now) counts as alive, and the lease then expires as usual.
+   */
+  private isDead(owner: string): boolean {
+    const [host, namespace, pid] = owner.split('/');
+    if (PID_NAMESPACE === null || host !== hostname() || namespace !== PID_NAMESPACE || !/^[1-9][0-9]*$/.test(pid ?? '')) return false;
+    if (Number(pid) === process.pid) return false;
+    try {
+      process.kill(Number(pid), 0);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    }
   }
 
   holds(): boolean {
