@@ -69,7 +69,7 @@ describe('GET /metrics', () => {
     expect(value('vault_tokens{type="employer_id_number"}')).toBe(0);
     expect(value('vault_projection_lag_events')).toBe(0);
     expect(value('vault_projection_lag_seconds')).toBe(0);
-    expect(value('vault_token_search_duration_seconds_count{plan="terms"}')).toBeGreaterThanOrEqual(1);
+    expect(value('vault_token_search_duration_seconds_count{plan="bitmaps"}')).toBeGreaterThanOrEqual(1);
     const searches = [...got].filter(([name]) => name.startsWith('vault_token_search_duration_seconds_count'));
     expect(searches.reduce((sum, [, n]) => sum + n, 0)).toBe(2);
     expect(value('vault_http_requests_total{method="POST",route="unrouted",status="415"}')).toBe(1);
