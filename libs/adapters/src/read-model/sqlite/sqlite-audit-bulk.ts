@@ -1,9 +1,8 @@
-// The rebuild's writer of new audit rows: the rows auditTable.upsert writes for entries not in the file yet, many rows
-// per statement (sqlite-audit-bulk.spec.ts holds it to upsert's rows).
+// The rebuild's rows for new audit entries: the rows auditTable.upsert writes for entries not in the file yet, as
+// multi-row INSERTs (sqlite-rebuild-store.spec.ts holds them to upsert's rows).
 import type { AuditDocument } from '@vault/application';
-import type { SqliteDatabase } from '../../sqlite/open-database';
-import { insertRows } from './sqlite-bulk-insert';
-import type { BulkDocument } from './sqlite-collection';
+import type { BulkRows } from './bulk-writer-thread';
+import type { BulkDocument, BulkWriter } from './sqlite-collection';
 
 const AUDIT_INSERT =
   'INSERT INTO audit (id, revision, tenant_id, actor_id, actor_type, entity_type, entity_id, operation, message, created_at, created_ms)';
@@ -14,24 +13,26 @@ const createdMs = (createdAt: string): number | null => {
   return Number.isFinite(ms) ? ms : null;
 };
 
-/** auditTable's bulkInsert: `docs` are entries absent from the file, in log order. */
-export function bulkInsertAudit(db: SqliteDatabase, docs: BulkDocument[]): void {
-  const values: unknown[] = [];
-  for (const { id, revision, doc: raw } of docs) {
-    const doc = raw as unknown as AuditDocument;
-    values.push(
-      id,
-      Number(revision),
-      doc.tenant_id,
-      doc.actor_id,
-      doc.actor_type,
-      doc.entity_type,
-      doc.entity_id ?? null,
-      doc.operation,
-      doc.message,
-      doc.created_at,
-      createdMs(doc.created_at),
-    );
-  }
-  insertRows(db, AUDIT_INSERT, AUDIT_WIDTH, values);
-}
+/** auditTable's bulk writer: rows for entries absent from the file. */
+export const auditBulkWriter = (): BulkWriter => ({
+  rowsOf(docs: BulkDocument[]): BulkRows[] {
+    const values: unknown[] = [];
+    for (const { id, revision, doc: raw } of docs) {
+      const doc = raw as unknown as AuditDocument;
+      values.push(
+        id,
+        Number(revision),
+        doc.tenant_id,
+        doc.actor_id,
+        doc.actor_type,
+        doc.entity_type,
+        doc.entity_id ?? null,
+        doc.operation,
+        doc.message,
+        doc.created_at,
+        createdMs(doc.created_at),
+      );
+    }
+    return [{ head: AUDIT_INSERT, width: AUDIT_WIDTH, values }];
+  },
+});

@@ -1,5 +1,6 @@
 // How one projection collection is kept in SQLite: a table of (id, revision, doc) plus the columns its queries need.
 import { statement, type SqliteDatabase } from '../../sqlite/open-database';
+import type { BulkRows } from './bulk-writer-thread';
 
 export interface SqliteCollection {
   name: string;
@@ -13,17 +14,25 @@ export interface SqliteCollection {
   /** Removes every document of a deleted tenant; absent for collections that keep no tenant's documents (tenants). */
   purgeTenant?(db: SqliteDatabase, tenantId: string): void;
   /**
-   * Inserts documents that are certainly not in the file yet (a rebuild's fresh file), in order, as exactly the rows
-   * `upsert` would write for them one by one, but many rows per statement. Absent: the rebuild upserts them one by one.
+   * Rows for documents that are certainly not in the file yet (a rebuild's fresh file): exactly the rows `upsert` would
+   * write for them one by one, as multi-row INSERTs. Absent: the rebuild upserts them one by one.
    */
-  bulkInsert?(db: SqliteDatabase, docs: BulkDocument[]): void;
+  bulkWriter?(db: SqliteDatabase): BulkWriter;
 }
 
-/** A document for `bulkInsert`: `id` is the projection's document key, as `upsert` takes it. */
+/** A document for a BulkWriter: `id` is the projection's document key, as `upsert` takes it. */
 export interface BulkDocument {
   id: string;
   revision: bigint;
   doc: Record<string, unknown>;
+}
+
+/**
+ * Makes the INSERTs for new documents, in order. Made from the file as it stands (e.g. the next rowid); every other
+ * write to the file (an upsert, a remove) needs a new one.
+ */
+export interface BulkWriter {
+  rowsOf(docs: BulkDocument[]): BulkRows[];
 }
 
 type ColumnValue = string | number | null;

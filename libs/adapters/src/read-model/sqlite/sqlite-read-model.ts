@@ -13,6 +13,7 @@ import {
 } from '@vault/application';
 import { openDatabase, SqliteDatabase, statement } from '../../sqlite/open-database';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile, SQLITE_COMPANION_SUFFIXES } from '../../sqlite/private-files';
+import { BulkWriterThread } from './bulk-writer-thread';
 import { writeChange, writeCheckpoint } from './sqlite-changes';
 import type { SqliteCollection } from './sqlite-collection';
 import { SqliteRebuildStore } from './sqlite-rebuild-store';
@@ -20,7 +21,7 @@ import { withoutTokenChangeLog } from './tokens/sqlite-tokens';
 
 const POINTER = 'CURRENT';
 /** A rebuild's page cache: the token key index of a million tokens is about 100 MB. */
-const REBUILD_CACHE_KIB = 256 * 1024;
+const REBUILD_CACHE_KIB = 128 * 1024;
 
 /**
  * The layout of the read model's tables (PRAGMA user_version). A file of another layout is never opened for writing:
@@ -124,20 +125,19 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     const file = `readmodel-${Date.now()}.sqlite`;
     const db = this.openFile(file, 'normal', { deferIndexes: true });
     // Nothing reads the file before the swap and a crash leaves it to removeStaleFiles, so it needs no durability on
-    // the way: no WAL (every page would be written twice), no fsync, one connection; a large page cache keeps the
-    // token key index (random ids) in memory, and the query indexes are sorted on a second thread at the end.
-    db.pragma('journal_mode = MEMORY');
-    db.pragma('synchronous = OFF');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
-    db.pragma('temp_store = MEMORY');
-    db.pragma('threads = 1');
+    // the way: no WAL (every page would be written twice) and no fsync. The writer thread's page cache holds the
+    // token key index (random ids) of a large vault.
+    const unsafe = ['journal_mode = MEMORY', 'synchronous = OFF'];
+    for (const pragma of unsafe) db.pragma(pragma);
     // Every process reloads its search bitmaps from a swapped-in file, so it needs no change log.
     withoutTokenChangeLog(db);
-    const store = new SqliteRebuildStore(db, this.byName);
+    const thread = new BulkWriterThread(join(this.dir, file), [...unsafe, `cache_size = -${REBUILD_CACHE_KIB}`, 'busy_timeout = 10000']);
+    const store = new SqliteRebuildStore(db, this.byName, thread);
     return {
       store,
       swapIn: async () => {
+        await thread.close();
+        db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
         for (const collection of this.collections) if (collection.deferredIndexes) db.exec(collection.deferredIndexes);
         analyze(db);
         db.pragma('journal_mode = WAL');
@@ -146,6 +146,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
         writePointer(this.dir, file);
       },
       discard: async () => {
+        await thread.terminate();
         if (db.open) db.close();
         removeDatabaseFiles(this.dir, file);
       },

@@ -1,7 +1,7 @@
 // A rebuild's bulk writes produce the file the live projector's upserts produce, row for row and rowid for rowid:
 // tokens (their terms, case folding, duplicate terms, expiry), audit entries, updates and deletes of documents written
 // in earlier batches, documents re-created after a delete, and a deleted tenant's purge.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -21,6 +21,7 @@ import { auditTable } from './sqlite-audit';
 import { applicationsTable, tenantsTable } from './sqlite-directory';
 import { formulasTable } from './sqlite-formulas';
 import { reactorsTable } from './sqlite-reactors';
+import type { SqliteCollection } from './sqlite-collection';
 import { SqliteReadModel } from './sqlite-read-model';
 import { tokensTable } from './tokens/sqlite-tokens';
 
@@ -184,5 +185,22 @@ describe('rebuild store (bulk inserts into a fresh file)', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     // Deleted: 4 and 60 by their own events, 6, 12, 18, 24 and 41 with their tenant.
     expect(ids).toHaveLength(70 - 7);
+  });
+
+  it('fails when the writer thread fails, leaving the live read model and its pointer as they were', async () => {
+    // A collection whose rows name a table that does not exist: the writer thread's INSERT fails.
+    const broken: SqliteCollection = {
+      ...auditTable,
+      name: 'broken',
+      bulkWriter: () => ({ rowsOf: (docs) => [{ head: 'INSERT INTO no_such_table (id)', width: 1, values: docs.map((doc) => doc.id) }] }),
+    };
+    await model.close();
+    model = SqliteReadModel.open(dataDir, [...collections, broken]);
+    const before = readdirSync(join(dataDir, 'readmodel')).sort();
+    const pointer = readFileSync(join(dataDir, 'readmodel', 'CURRENT'), 'utf8');
+    const withBroken = new ProjectionSet([tenantsProjection, tokensProjection, { ...auditProjection, collection: 'broken' }]);
+    await expect(rebuildReadModel(events, model, withBroken, () => undefined, { batch: 7 })).rejects.toThrow(/no_such_table/);
+    expect(readFileSync(join(dataDir, 'readmodel', 'CURRENT'), 'utf8')).toBe(pointer);
+    expect(readdirSync(join(dataDir, 'readmodel')).sort()).toEqual(before);
   });
 });

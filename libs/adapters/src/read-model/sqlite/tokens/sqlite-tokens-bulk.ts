@@ -1,11 +1,11 @@
-// The rebuild's writer of new token rows: the row and the token_terms rows tokensTable.upsert writes for a token not in
-// the file yet, many rows per statement, with the rowids the upserts would have been given (log order). No
-// token_changes entries: a rebuilt file has none (every process reloads its search state after the swap).
-// sqlite-tokens-bulk.spec.ts holds it to upsert's rows.
+// The rebuild's rows for new tokens: the row and the token_terms rows tokensTable.upsert writes for a token not in the
+// file yet, as multi-row INSERTs, with the rowids the upserts would have been given (log order). No token_changes
+// entries: a rebuilt file has none (every process reloads its search state after the swap). sqlite-rebuild-store.spec.ts
+// holds them to upsert's rows.
 import type { TokenDocument } from '@vault/application';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
-import { insertRows } from '../sqlite-bulk-insert';
-import type { BulkDocument } from '../sqlite-collection';
+import type { BulkRows } from '../bulk-writer-thread';
+import type { BulkDocument, BulkWriter } from '../sqlite-collection';
 
 const TOKEN_INSERT =
   'INSERT INTO tokens (rowid, id, tenant_id, type, fingerprint, created_by_l, created_at_ms, modified_by_l, modified_at_ms, expires_at_ms, revision, doc)';
@@ -36,31 +36,36 @@ function nextRowid(db: SqliteDatabase): number {
   return Math.max(max, seq) + 1;
 }
 
-/** tokensTable's bulkInsert: `docs` are tokens absent from the file, in the order their upserts would have run. */
-export function bulkInsertTokens(db: SqliteDatabase, docs: BulkDocument[]): void {
-  if (docs.length === 0) return;
+/** tokensTable's bulk writer: rows for tokens absent from the file, numbered on from the file's next rowid. */
+export function tokensBulkWriter(db: SqliteDatabase): BulkWriter {
   let rowid = nextRowid(db);
-  const tokens: unknown[] = [];
-  const terms: unknown[] = [];
-  for (const { revision, doc: raw } of docs) {
-    const doc = raw as unknown as TokenDocument;
-    tokens.push(
-      rowid,
-      doc.id.toLowerCase(),
-      doc.tenant_id,
-      doc.type.toLowerCase(),
-      doc.fingerprint,
-      doc.created_by.toLowerCase(),
-      ms(doc.created_at),
-      doc.modified_by?.toLowerCase() ?? null,
-      ms(doc.modified_at),
-      ms(doc.expires_at),
-      Number(revision),
-      JSON.stringify(doc),
-    );
-    for (const [field, value] of termsOf(doc)) terms.push(doc.tenant_id, field, value, rowid);
-    rowid += 1;
-  }
-  insertRows(db, TOKEN_INSERT, TOKEN_WIDTH, tokens);
-  insertRows(db, TERM_INSERT, TERM_WIDTH, terms);
+  return {
+    rowsOf(docs: BulkDocument[]): BulkRows[] {
+      const tokens: unknown[] = [];
+      const terms: unknown[] = [];
+      for (const { revision, doc: raw } of docs) {
+        const doc = raw as unknown as TokenDocument;
+        tokens.push(
+          rowid,
+          doc.id.toLowerCase(),
+          doc.tenant_id,
+          doc.type.toLowerCase(),
+          doc.fingerprint,
+          doc.created_by.toLowerCase(),
+          ms(doc.created_at),
+          doc.modified_by?.toLowerCase() ?? null,
+          ms(doc.modified_at),
+          ms(doc.expires_at),
+          Number(revision),
+          JSON.stringify(doc),
+        );
+        for (const [field, value] of termsOf(doc)) terms.push(doc.tenant_id, field, value, rowid);
+        rowid += 1;
+      }
+      return [
+        { head: TOKEN_INSERT, width: TOKEN_WIDTH, values: tokens },
+        { head: TERM_INSERT, width: TERM_WIDTH, values: terms },
+      ];
+    },
+  };
 }
