@@ -14,6 +14,8 @@ export type AuthenticatedRequest = Request & { principal: Principal };
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly limiter: RateLimiter;
+  /** Each route handler's declared access, read from its metadata once rather than on every request. */
+  private readonly accessOf = new WeakMap<object, Access | undefined>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -25,7 +27,9 @@ export class AccessGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]);
+    const handler = context.getHandler();
+    if (!this.accessOf.has(handler)) this.accessOf.set(handler, this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [handler, context.getClass()]));
+    const access = this.accessOf.get(handler);
     if (!access) throw new Error(`Route ${context.getClass().name}.${context.getHandler().name} declares no access`);
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();

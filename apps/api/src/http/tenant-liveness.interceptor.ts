@@ -20,8 +20,14 @@ export class TenantLivenessInterceptor implements NestInterceptor {
     @Inject(TENANT_KEYS) private readonly tenantKeys: TenantKeys,
   ) {}
 
+  /** Per route handler, whether it answers after the deletion: read from its metadata once. */
+  private readonly answersAfterDeletion = new WeakMap<object, boolean>();
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (this.reflector.get<boolean | undefined>(AFTER_DELETION, context.getHandler())) return next.handle();
+    const handler = context.getHandler();
+    let exempt = this.answersAfterDeletion.get(handler);
+    if (exempt === undefined) this.answersAfterDeletion.set(handler, (exempt = this.reflector.get<boolean | undefined>(AFTER_DELETION, handler) === true));
+    if (exempt) return next.handle();
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const deleted = () => request.principal?.tenantId !== undefined && this.tenantKeys.isTenantKeyDestroyed(request.principal.tenantId);
     return next.handle().pipe(
