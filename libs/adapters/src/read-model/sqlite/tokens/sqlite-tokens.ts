@@ -251,6 +251,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     this.following = setInterval(() => {
       try {
         this.bitmaps!.current();
+        this.bitmaps!.savePromoted();
       } catch {
         // The file is being swapped or closed; the next search or tick tries again.
       }
@@ -281,20 +282,24 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   /** The query as set algebra: microseconds for AND/OR/NOT of any breadth, an exact total, a page from the end. */
   private searchBitmaps({ tenantId, query, now, page, size }: TokenSearchRequest): Page<TokenDocument> {
     const started = process.hrtime.bigint();
-    const bitmaps = this.bitmaps!.current();
-    const result = bitmaps.evaluate(tenantId, query, now);
     const db = this.model.database;
-    const docs = new Map<number, string>();
-    const rowids = bitmaps.page(result, (page - 1) * size, size, (window) => {
-      const rows = statement(db, 'SELECT rowid, id, created_at_ms, doc FROM tokens WHERE rowid IN (SELECT value FROM json_each(?))').all(
-        JSON.stringify(window),
-      ) as Array<{ rowid: number; id: string; created_at_ms: number; doc: string }>;
-      for (const row of rows) docs.set(row.rowid, row.doc);
-      return rows;
-    });
-    const items = rowids.map((rowid) => JSON.parse(docs.get(rowid)!) as TokenDocument);
+    // One read transaction: the catch-up, the selective postings and the page's rows all see one committed state,
+    // whichever process commits meanwhile.
+    const answer = db.transaction(() => {
+      const bitmaps = this.bitmaps!.current();
+      const result = bitmaps.evaluate(tenantId, query, now);
+      const docs = new Map<number, string>();
+      const rowids = bitmaps.page(result, (page - 1) * size, size, (window) => {
+        const rows = statement(db, 'SELECT rowid, id, created_at_ms, doc FROM tokens WHERE rowid IN (SELECT value FROM json_each(?))').all(
+          JSON.stringify(window),
+        ) as Array<{ rowid: number; id: string; created_at_ms: number; doc: string }>;
+        for (const row of rows) docs.set(row.rowid, row.doc);
+        return rows;
+      });
+      return { total: result.size, items: rowids.map((rowid) => JSON.parse(docs.get(rowid)!) as TokenDocument) };
+    })();
     this.onSearch?.('bitmaps', Number(process.hrtime.bigint() - started) / 1e9);
-    return { total: result.size, items };
+    return answer;
   }
 
   private async searchSql({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {

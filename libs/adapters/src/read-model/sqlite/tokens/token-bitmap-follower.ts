@@ -31,7 +31,6 @@ export class TokenBitmapFollower {
     const db = this.model.database;
     if (this.bitmaps === null || this.builtFrom !== db) this.build(db);
     else if (lastSeq(db) !== this.seq && !this.catchUp(db)) this.build(db);
-    this.savePromoted(db);
     return this.bitmaps!;
   }
 
@@ -83,18 +82,27 @@ export class TokenBitmapFollower {
    */
   private ensureBroadTerms(db: SqliteDatabase): void {
     if (statement(db, "SELECT 1 FROM token_index_state WHERE key = 'broad_terms'").pluck().get() !== undefined) return;
-    db.transaction(() => {
-      statement(
-        db,
-        'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) SELECT tenant_id, field, value FROM token_terms GROUP BY tenant_id, field, value HAVING COUNT(*) >= ?',
-      ).run(this.broadPosting);
-      statement(db, "INSERT OR REPLACE INTO token_index_state (key, value) VALUES ('broad_terms', 'complete')").run();
-    }).immediate();
+    try {
+      db.transaction(() => {
+        statement(
+          db,
+          'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) SELECT tenant_id, field, value FROM token_terms GROUP BY tenant_id, field, value HAVING COUNT(*) >= ?',
+        ).run(this.broadPosting);
+        statement(db, "INSERT OR REPLACE INTO token_index_state (key, value) VALUES ('broad_terms', 'complete')").run();
+      }).immediate();
+    } catch {
+      // Inside a search's read snapshot another process committed first, or holds the write lock: this build loads
+      // the postings listed so far (others come from SQLite, correct but slower), and the next build tries again.
+    }
   }
 
-  /** Records the postings that grew broad (a hint for the next build: losing it costs speed, never correctness). */
-  private savePromoted(db: SqliteDatabase): void {
-    if (this.promoted.length === 0) return;
+  /**
+   * Records the postings that grew broad (a hint for the next build: losing it costs speed, never correctness).
+   * Called from the follow timer, never from a search: it takes the write lock, which another process may hold.
+   */
+  savePromoted(): void {
+    const db = this.builtFrom;
+    if (this.promoted.length === 0 || db === null || !db.open) return;
     const terms = this.promoted.splice(0);
     try {
       const insert = statement(db, 'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) VALUES (?, ?, ?)');
