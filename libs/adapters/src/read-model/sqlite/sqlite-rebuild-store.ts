@@ -54,7 +54,7 @@ export class SqliteRebuildStore implements ProjectionStore {
     const perhaps = written ? ids.filter((id) => written.mayHave(id)) : [];
     if (perhaps.length === 0) return new Map();
     // This connection sees what the thread has committed; a document of a write still on its way is waited for.
-    this.uncommitted = this.uncommitted.filter(({ write }) => write > this.thread.committed);
+    this.forgetCommitted();
     if (this.uncommitted.some(({ ids }) => perhaps.some((id) => ids.get(name)?.has(id)))) await this.thread.idle();
     const rows = this.collection(name).load(this.db, perhaps);
     return new Map(rows.map((r) => [r.id, { revision: BigInt(r.revision), doc: JSON.parse(r.doc) }]));
@@ -74,7 +74,9 @@ export class SqliteRebuildStore implements ProjectionStore {
         ids.set(collection.name, new Set(docs.map((doc) => doc.id)));
       }
       waiting.clear();
-      this.uncommitted.push({ write: await this.thread.write(inserts, checkpoint), ids });
+      const write = await this.thread.write(inserts, checkpoint);
+      this.forgetCommitted();
+      this.uncommitted.push({ write, ids });
     };
     for (const change of changes) {
       const collection = isTenantPurge(change) ? null : this.collection(change.collection);
@@ -91,6 +93,11 @@ export class SqliteRebuildStore implements ProjectionStore {
       if (collection) this.writtenOf(change.collection).add(change.id);
     }
     await handOver(encodePosition(checkpoint));
+  }
+
+  /** Drops the documents of committed writes (a few writes are in flight at most, so this stays short). */
+  private forgetCommitted(): void {
+    this.uncommitted = this.uncommitted.filter(({ write }) => write > this.thread.committed);
   }
 
   private hasBulkWriter(collection: SqliteCollection): boolean {
