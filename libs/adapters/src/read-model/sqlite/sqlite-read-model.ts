@@ -158,6 +158,14 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     this.listeners.add(onSwap);
     if (this.listeners.size === 1) {
       watchFile(join(this.dir, POINTER), { interval: 500 }, () => {
+        // Any process opening the read model touches the pointer's mode; only a new file name is a swap.
+        let named: string;
+        try {
+          named = readFileSync(join(this.dir, POINTER), 'utf8').trim();
+        } catch {
+          return;
+        }
+        if (named === this.file) return;
         for (const listener of this.listeners) listener();
       });
     }
