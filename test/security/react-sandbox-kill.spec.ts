@@ -56,6 +56,12 @@ const react = async (service: Service, id: string) => {
   return { status: response.status, body: (await response.json()) as any, ms: performance.now() - started, retryAfter: response.headers.get('retry-after') };
 };
 
+const stopService = async (service: Service | undefined): Promise<void> => {
+  if (!service) return;
+  await service.api.stop('SIGKILL');
+  rmSync(service.dataDir, { recursive: true, force: true });
+};
+
 const startService = async (timeoutMs: number): Promise<Service> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-react-kill-'));
   const api = await startApiProcess({
@@ -68,23 +74,23 @@ const startService = async (timeoutMs: number): Promise<Service> => {
     VAULT_LOG_LEVEL: 'debug',
   });
   const service: Service = { dataDir, api, caller: '', trivial: '' };
-  const app = await call(service, '/applications', BOOTSTRAP, {
-    name: 'caller',
-    type: 'private',
-    permissions: ALL,
-    rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }],
-  });
-  service.caller = ((await app.json()) as { key: string }).key;
-  service.trivial = await reactorOf(service, 'return { raw: { card: req.args.card.length } };');
-  // The first run starts the child process; the timed ones below find it warm.
-  expect((await react(service, service.trivial)).status).toBe(200);
-  return service;
-};
-
-const stopService = async (service: Service | undefined): Promise<void> => {
-  if (!service) return;
-  await service.api.stop('SIGKILL');
-  rmSync(service.dataDir, { recursive: true, force: true });
+  try {
+    const app = await call(service, '/applications', BOOTSTRAP, {
+      name: 'caller',
+      type: 'private',
+      permissions: ALL,
+      rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }],
+    });
+    service.caller = ((await app.json()) as { key: string }).key;
+    service.trivial = await reactorOf(service, 'return { raw: { card: req.args.card.length } };');
+    // The first run starts the child process; the timed ones below find it warm.
+    expect((await react(service, service.trivial)).status).toBe(200);
+    return service;
+  } catch (error) {
+    // No afterAll gets a service that failed to start: it is stopped here, not left running.
+    await stopService(service);
+    throw error;
+  }
 };
 
 describe('reactor runs the sandbox cannot stop, against the built service', () => {
