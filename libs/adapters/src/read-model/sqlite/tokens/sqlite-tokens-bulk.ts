@@ -6,24 +6,13 @@ import type { TokenDocument } from '@vault/application';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { BulkRows } from '../bulk-writer-thread';
 import type { BulkDocument, BulkWriter } from '../sqlite-collection';
+import { termsOf, tokenRowValues } from './sqlite-tokens';
 
 const TOKEN_INSERT =
   'INSERT INTO tokens (rowid, id, tenant_id, type, fingerprint, created_by_l, created_at_ms, modified_by_l, modified_at_ms, expires_at_ms, revision, doc)';
 const TOKEN_WIDTH = 12;
 const TERM_INSERT = 'INSERT INTO token_terms (tenant_id, field, value, token_rowid)';
 const TERM_WIDTH = 4;
-
-const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
-
-/** Each (field, value) once, in upsert's order: keys differing only in case, or repeated hashes, need one row. */
-function termsOf(doc: TokenDocument): Array<[string, string]> {
-  const terms = new Map<string, [string, string]>();
-  const add = (field: string, value: string) => terms.set(`${field}\u0000${value}`, [field, value]);
-  for (const c of doc.containers) add('container', c.toLowerCase());
-  for (const [k, v] of Object.entries(doc.metadata)) add(`metadata.${k.toLowerCase()}`, v.toLowerCase());
-  for (const h of doc.search_hashes) add('data', h.toLowerCase());
-  return [...terms.values()];
-}
 
 /**
  * The rowid SQLite gives the next inserted token: one past the largest in the table, or with AUTOINCREMENT one past
@@ -45,20 +34,7 @@ export function tokensBulkWriter(db: SqliteDatabase): BulkWriter {
       const terms: unknown[] = [];
       for (const { revision, doc: raw } of docs) {
         const doc = raw as unknown as TokenDocument;
-        tokens.push(
-          rowid,
-          doc.id.toLowerCase(),
-          doc.tenant_id,
-          doc.type.toLowerCase(),
-          doc.fingerprint,
-          doc.created_by.toLowerCase(),
-          ms(doc.created_at),
-          doc.modified_by?.toLowerCase() ?? null,
-          ms(doc.modified_at),
-          ms(doc.expires_at),
-          Number(revision),
-          JSON.stringify(doc),
-        );
+        tokens.push(rowid, ...tokenRowValues(doc, revision));
         for (const [field, value] of termsOf(doc)) terms.push(doc.tenant_id, field, value, rowid);
         rowid += 1;
       }

@@ -114,6 +114,23 @@ const statementsFor = (db: SqliteDatabase): Statements => {
 
 const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
+/** A token row's values after its rowid, in the tokens table's column order (the upsert and a rebuild's bulk rows). */
+export function tokenRowValues(doc: TokenDocument, revision: bigint): Array<string | number | null> {
+  return [
+    doc.id.toLowerCase(),
+    doc.tenant_id,
+    doc.type.toLowerCase(),
+    doc.fingerprint,
+    doc.created_by.toLowerCase(),
+    ms(doc.created_at),
+    doc.modified_by?.toLowerCase() ?? null,
+    ms(doc.modified_at),
+    ms(doc.expires_at),
+    Number(revision),
+    JSON.stringify(doc),
+  ];
+}
+
 /** Records a change of `rowid` (null: the whole tenant), unless `db` is a rebuild's file. */
 function logChange(db: SqliteDatabase, tenantId: string, rowid: number | null): void {
   if (unlogged.has(db)) return;
@@ -123,7 +140,7 @@ function logChange(db: SqliteDatabase, tenantId: string, rowid: number | null): 
 }
 
 /** Each (field, value) once: keys differing only in case, or repeated hashes, need one row. */
-function termsOf(doc: TokenDocument): Array<[string, string]> {
+export function termsOf(doc: TokenDocument): Array<[string, string]> {
   const terms = new Map<string, [string, string]>();
   const add = (field: string, value: string) => terms.set(`${field}\u0000${value}`, [field, value]);
   for (const c of doc.containers) add('container', c.toLowerCase());
@@ -140,19 +157,7 @@ export const tokensTable: SqliteCollection = {
   upsert(db, _key, revision, raw) {
     const doc = raw as unknown as TokenDocument;
     const s = statementsFor(db);
-    const { rowid } = s.upsert.get(
-      doc.id.toLowerCase(),
-      doc.tenant_id,
-      doc.type.toLowerCase(),
-      doc.fingerprint,
-      doc.created_by.toLowerCase(),
-      ms(doc.created_at),
-      doc.modified_by?.toLowerCase() ?? null,
-      ms(doc.modified_at),
-      ms(doc.expires_at),
-      Number(revision),
-      JSON.stringify(doc),
-    ) as { rowid: number };
+    const { rowid } = s.upsert.get(...tokenRowValues(doc, revision)) as { rowid: number };
     s.deleteTerms.run(rowid);
     for (const [field, value] of termsOf(doc)) s.insertTerm.run(doc.tenant_id, field, value, rowid);
     logChange(db, doc.tenant_id, rowid);
