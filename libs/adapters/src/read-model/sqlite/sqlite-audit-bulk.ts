@@ -2,16 +2,12 @@
 // multi-row INSERTs (sqlite-rebuild-store.spec.ts holds them to upsert's rows).
 import type { AuditDocument } from '@vault/application';
 import type { BulkRows } from './bulk-writer-thread';
+import { auditRowValues } from './sqlite-audit';
 import type { BulkDocument, BulkWriter } from './sqlite-collection';
 
 const AUDIT_INSERT =
   'INSERT INTO audit (id, revision, tenant_id, actor_id, actor_type, entity_type, entity_id, operation, message, created_at, created_ms)';
 const AUDIT_WIDTH = 11;
-
-const createdMs = (createdAt: string): number | null => {
-  const ms = Date.parse(createdAt);
-  return Number.isFinite(ms) ? ms : null;
-};
 
 /** auditTable's bulk writer: rows for entries absent from the file. */
 export const auditBulkWriter = (): BulkWriter => ({
@@ -19,19 +15,7 @@ export const auditBulkWriter = (): BulkWriter => ({
     const values: unknown[] = [];
     for (const { id, revision, doc: raw } of docs) {
       const doc = raw as unknown as AuditDocument;
-      values.push(
-        id,
-        Number(revision),
-        doc.tenant_id,
-        doc.actor_id,
-        doc.actor_type,
-        doc.entity_type,
-        doc.entity_id ?? null,
-        doc.operation,
-        doc.message,
-        doc.created_at,
-        createdMs(doc.created_at),
-      );
+      values.push(...auditRowValues(id, revision, doc));
     }
     return [{ head: AUDIT_INSERT, width: AUDIT_WIDTH, values }];
   },

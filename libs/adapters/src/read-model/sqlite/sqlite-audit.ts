@@ -42,6 +42,23 @@ const createdMs = (createdAt: string): number | null => {
   return Number.isFinite(ms) ? ms : null;
 };
 
+/** An audit row's values in the audit table's column order (the upsert and a rebuild's bulk rows). */
+export function auditRowValues(id: string, revision: bigint, doc: AuditDocument): Array<string | number | null> {
+  return [
+    id,
+    Number(revision),
+    doc.tenant_id,
+    doc.actor_id,
+    doc.actor_type,
+    doc.entity_type,
+    doc.entity_id ?? null,
+    doc.operation,
+    doc.message,
+    doc.created_at,
+    createdMs(doc.created_at),
+  ];
+}
+
 export const auditTable: SqliteCollection = {
   name: 'audit',
   // `id` is the sort key. The index holds a tenant's log in order (scanned backwards for newest first) and carries
@@ -60,19 +77,7 @@ export const auditTable: SqliteCollection = {
        ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, tenant_id = excluded.tenant_id, actor_id = excluded.actor_id,
          actor_type = excluded.actor_type, entity_type = excluded.entity_type, entity_id = excluded.entity_id,
          operation = excluded.operation, message = excluded.message, created_at = excluded.created_at, created_ms = excluded.created_ms`,
-    ).run(
-      id,
-      Number(revision),
-      doc.tenant_id,
-      doc.actor_id,
-      doc.actor_type,
-      doc.entity_type,
-      doc.entity_id ?? null,
-      doc.operation,
-      doc.message,
-      doc.created_at,
-      createdMs(doc.created_at),
-    );
+    ).run(...auditRowValues(id, revision, doc));
   },
   remove(db, id) {
     statement(db, 'DELETE FROM audit WHERE id = ?').run(id);

@@ -11,6 +11,7 @@ import { evaluateQuery, parseQuery, tokenKey, type QueryNode, type SearchableTok
 import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/token-search/query.arbitrary';
 import { SqliteReadModel } from '../sqlite-read-model';
 import { SqliteTokenSearchIndex, tokensTable, type SqliteTokenSearchOptions } from './sqlite-tokens';
+import { aTokenDocument } from '../../../../../../test/contract/token-search.contract';
 import { TokenBitmapFollower } from './token-bitmap-follower';
 
 const A = 'tenant-a';
@@ -18,32 +19,12 @@ const B = 'tenant-b';
 /** Creation times cluster around BASE; NOW is in the middle of a minute, long after. */
 const BASE = Date.UTC(2024, 0, 15, 10, 0, 0);
 const NOW = Date.UTC(2024, 5, 1, 12, 0, 30, 500);
-const ENVELOPE = { v: 1, alg: 'AES-256-GCM', key_ref: 'k', iv: 'aXY=', ciphertext: 'Y3Q=', tag: 'dGFn' } as const;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Lower-case UUIDs whose order has nothing to do with `n` (the order of creation). */
 const uuid = (n: number, key = (n * 2_654_435_761) >>> 0) => `${key.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 const aToken = (overrides: Partial<TokenDocument> = {}): TokenDocument =>
-  ({
-    id: uuid(0),
-    tenant_id: A,
-    type: 'token',
-    encrypted: { ...ENVELOPE },
-    fingerprint: 'Fp1',
-    fingerprint_expression: '{{ data | stringify }}',
-    mask: null,
-    masked: null,
-    containers: ['/general/high/'],
-    metadata: {},
-    search_indexes: [],
-    search_hashes: [],
-    expires_at: null,
-    created_by: v.applications[0],
-    created_at: iso(BASE),
-    modified_by: null,
-    modified_at: null,
-    ...overrides,
-  }) as TokenDocument;
+  aTokenDocument({ id: uuid(0), tenant_id: A, created_by: v.applications[0], created_at: iso(BASE), ...overrides });
 
 const searchable = (doc: TokenDocument): SearchableToken => ({
   id: doc.id,
