@@ -7,6 +7,8 @@ import { statement } from '../../../sqlite/open-database';
 import type { SqliteReadModel } from '../sqlite-read-model';
 import { BROAD_POSTING, sqlitePostings, TokenBitmaps, type TokenRowColumns } from './token-bitmaps';
 
+type PostingHint = ['broad' | 'empty', string, string, string];
+
 const ROW_COLUMNS = 'rowid, tenant_id, type, created_by_l, modified_by_l, created_at_ms, modified_at_ms, expires_at_ms';
 
 export class TokenBitmapFollower {
@@ -36,8 +38,8 @@ export class TokenBitmapFollower {
 
   private build(db: SqliteDatabase): TokenBitmaps {
     this.ensureBroadTerms(db);
-    const promoted: Array<[string, string, string]> = [];
-    const bitmaps = new TokenBitmaps(sqlitePostings(() => this.model.database), this.broadPosting, (...term) => promoted.push(term));
+    const hints: PostingHint[] = [];
+    const bitmaps = new TokenBitmaps(sqlitePostings(() => this.model.database), this.broadPosting, (...hint) => hints.push(hint));
     // Aggregated in SQLite from covering indexes (no document is read), one JSON array per group of rows.
     db.transaction(() => {
       this.seq = lastSeq(db);
@@ -63,18 +65,19 @@ export class TokenBitmapFollower {
       for (const [tenant, field, value, rowids] of broad.all() as string[][]) {
         const members = JSON.parse(rowids) as number[];
         if (members.length > 0) bitmaps.addPosting(tenant, field, value, members);
+        else hints.push(['empty', tenant, field, value]); // emptied while no process followed the file
       }
       bitmaps.finishLoad();
     })();
     this.bitmaps = bitmaps;
     this.builtFrom = db;
     this.builds += 1;
-    this.promoted = promoted;
+    this.hints = hints;
     return bitmaps;
   }
 
-  /** Postings that grew broad since the last save, to record in broad_terms outside the read transaction. */
-  private promoted: Array<[string, string, string]> = [];
+  /** Postings that grew broad or emptied since the last save, to record in broad_terms outside the read transaction. */
+  private hints: PostingHint[] = [];
 
   /**
    * broad_terms lists the postings to load at build. A file that never had it computed (a rebuild's, or one from
@@ -97,16 +100,18 @@ export class TokenBitmapFollower {
   }
 
   /**
-   * Records the postings that grew broad (a hint for the next build: losing it costs speed, never correctness).
-   * Called from the follow timer, never from a search: it takes the write lock, which another process may hold.
+   * Records the postings that grew broad, and drops those that emptied, in order (a hint for the next build: losing
+   * it costs speed, never correctness). Called from the follow timer, never from a search: it takes the write lock,
+   * which another process may hold.
    */
   savePromoted(): void {
     const db = this.builtFrom;
-    if (this.promoted.length === 0 || db === null || !db.open) return;
-    const terms = this.promoted.splice(0);
+    if (this.hints.length === 0 || db === null || !db.open) return;
+    const hints = this.hints.splice(0);
     try {
       const insert = statement(db, 'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) VALUES (?, ?, ?)');
-      db.transaction(() => terms.forEach((term) => insert.run(...term))).immediate();
+      const remove = statement(db, 'DELETE FROM broad_terms WHERE tenant_id = ? AND field = ? AND value = ?');
+      db.transaction(() => hints.forEach(([change, ...term]) => (change === 'broad' ? insert : remove).run(...term))).immediate();
     } catch {
       // Another process holds the write lock past the busy timeout: the next build counts those postings again.
     }

@@ -721,3 +721,29 @@ describe('Search bitmaps: tenants side by side', () => {
       ),
   );
 });
+
+describe('Search bitmaps: the broad_terms list follows the postings', () => {
+  it('lists a posting once it grows broad, and drops it once its last token is deleted or moved away', () =>
+    withVault(async (vault) => {
+      const follower = new TokenBitmapFollower(vault.model, 2);
+      const listed = () =>
+        (vault.model.database.prepare("SELECT field, value FROM broad_terms WHERE tenant_id = ? AND field <> 'container' ORDER BY 1, 2").raw().all(A) as string[][]).map(
+          (row) => row.join('='),
+        );
+      const save = () => {
+        follower.current();
+        follower.savePromoted();
+      };
+      save(); // built on an empty file: nothing listed
+      const gold = [1, 2, 3].map((n) => aToken({ id: uuid(n), created_at: iso(BASE + n), metadata: { tier: 'gold' }, search_hashes: ['6789'] }));
+      await vault.commit(gold.map((doc) => ({ put: doc })));
+      save();
+      expect(listed()).toEqual(['data=6789', 'metadata.tier=gold']);
+      await vault.commit([{ remove: gold[0] }, { put: { ...gold[1], metadata: { tier: 'silver' } } }]);
+      save();
+      expect(listed()).toEqual(['data=6789', 'metadata.tier=gold']); // gold[2] still holds both
+      await vault.commit([{ remove: gold[2] }, { put: { ...gold[1], metadata: {}, search_hashes: [] } }]);
+      save();
+      expect(listed()).toEqual([]);
+    }));
+});

@@ -160,8 +160,11 @@ export class TokenBitmaps {
     private readonly source: PostingSource,
     /** Postings with at least this many tokens are kept in memory (tests set 1 to keep every one). */
     private readonly broadPosting = BROAD_POSTING,
-    /** Told when a posting grew broad and is now kept in memory (the follower records it in broad_terms). */
-    private readonly onPromote: (tenantId: string, field: string, value: string) => void = () => undefined,
+    /**
+     * Told when a posting grew broad and is now kept in memory (`broad`), or lost its last token (`empty`): the
+     * follower records both in broad_terms, so that the list names no value no token holds any more.
+     */
+    private readonly onPosting: (change: 'broad' | 'empty', tenantId: string, field: string, value: string) => void = () => undefined,
   ) {}
 
   /** Makes room for rows up to `rowid` (the build, before loading groups). */
@@ -279,7 +282,7 @@ export class TokenBitmaps {
     const bitmap = new RoaringBitmap32(this.source.posting(tenantId, field, value));
     sets.postings.set(termKey(field, value), bitmap);
     if (field === 'container') insertSorted(sets.containers, value);
-    this.onPromote(tenantId, field, value);
+    this.onPosting('broad', tenantId, field, value);
   }
 
   /** Takes a row out of every set of its tenant (the change log says which row changed, not what it held). */
@@ -301,6 +304,7 @@ export class TokenBitmaps {
       sets.postings.delete(key);
       const [field, value] = key.split('\u0000');
       if (field === 'container') removeSorted(sets.containers, value);
+      this.onPosting('empty', tenantId, field, value);
     }
   }
 
