@@ -139,6 +139,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
         await thread.close();
         db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
         for (const collection of this.collections) if (collection.deferredIndexes) db.exec(collection.deferredIndexes);
+        for (const collection of this.collections) collection.afterRebuild?.(db);
         analyze(db);
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');

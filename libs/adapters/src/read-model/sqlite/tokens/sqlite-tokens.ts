@@ -7,7 +7,7 @@ import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
 import { CountWorker } from './count-worker';
 import { compileTokenQuery, TermLookup } from './sqlite-token-sql';
-import { TokenBitmapFollower } from './token-bitmap-follower';
+import { listBroadTerms, TokenBitmapFollower } from './token-bitmap-follower';
 
 /** Terms matching fewer tokens than this drive a query from token_terms; broader ones are checked row by row. */
 const SELECTIVE_LIMIT = 2000;
@@ -153,6 +153,7 @@ export const tokensTable: SqliteCollection = {
   name: 'tokens',
   schema: SCHEMA,
   deferredIndexes: QUERY_INDEXES,
+  afterRebuild: (db) => listBroadTerms(db),
   /** `key` is the projection's document key (tenant and id); the row stores both apart, from the document. */
   upsert(db, _key, revision, raw) {
     const doc = raw as unknown as TokenDocument;

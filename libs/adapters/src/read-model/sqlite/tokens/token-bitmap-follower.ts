@@ -86,13 +86,7 @@ export class TokenBitmapFollower {
   private ensureBroadTerms(db: SqliteDatabase): void {
     if (statement(db, "SELECT 1 FROM token_index_state WHERE key = 'broad_terms'").pluck().get() !== undefined) return;
     try {
-      db.transaction(() => {
-        statement(
-          db,
-          'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) SELECT tenant_id, field, value FROM token_terms GROUP BY tenant_id, field, value HAVING COUNT(*) >= ?',
-        ).run(this.broadPosting);
-        statement(db, "INSERT OR REPLACE INTO token_index_state (key, value) VALUES ('broad_terms', 'complete')").run();
-      }).immediate();
+      db.transaction(() => listBroadTerms(db, this.broadPosting)).immediate();
     } catch {
       // Inside a search's read snapshot another process committed first, or holds the write lock: this build loads
       // the postings listed so far (others come from SQLite, correct but slower), and the next build tries again.
@@ -145,6 +139,18 @@ export class TokenBitmapFollower {
       return true;
     })();
   }
+}
+
+/**
+ * Lists in broad_terms every posting with at least `threshold` tokens, from one pass over the token_terms index, and
+ * marks the list complete: a rebuild does it before the swap, so that no API's first build after it must.
+ */
+export function listBroadTerms(db: SqliteDatabase, threshold = BROAD_POSTING): void {
+  statement(
+    db,
+    'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) SELECT tenant_id, field, value FROM token_terms GROUP BY tenant_id, field, value HAVING COUNT(*) >= ?',
+  ).run(threshold);
+  statement(db, "INSERT OR REPLACE INTO token_index_state (key, value) VALUES ('broad_terms', 'complete')").run();
 }
 
 function lastSeq(db: SqliteDatabase): number {

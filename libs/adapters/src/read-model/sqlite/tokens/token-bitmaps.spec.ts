@@ -12,7 +12,7 @@ import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/token-se
 import { SqliteReadModel } from '../sqlite-read-model';
 import { SqliteTokenSearchIndex, tokensTable, type SqliteTokenSearchOptions } from './sqlite-tokens';
 import { aTokenDocument } from '../../../../../../test/contract/token-search.contract';
-import { TokenBitmapFollower } from './token-bitmap-follower';
+import { listBroadTerms, TokenBitmapFollower } from './token-bitmap-follower';
 
 const A = 'tenant-a';
 const B = 'tenant-b';
@@ -745,5 +745,20 @@ describe('Search bitmaps: the broad_terms list follows the postings', () => {
       await vault.commit([{ remove: gold[2] }, { put: { ...gold[1], metadata: {}, search_hashes: [] } }]);
       save();
       expect(listed()).toEqual([]);
+    }));
+});
+
+describe('Search bitmaps: listing the broad postings of a whole file (a rebuild, before its swap)', () => {
+  it('lists exactly the postings with at least the threshold of tokens, per tenant, and marks the list complete', () =>
+    withVault(async (vault) => {
+      const docs = [1, 2, 3].map((n) => aToken({ id: uuid(n), created_at: iso(BASE + n), metadata: { tier: n < 3 ? 'gold' : 'silver' } }));
+      await vault.commit([...docs.map((doc) => ({ put: doc })), { put: aToken({ id: uuid(9), tenant_id: B, metadata: { tier: 'gold' } }) }]);
+      const db = vault.model.database;
+      listBroadTerms(db, 2);
+      expect(db.prepare('SELECT tenant_id, field, value FROM broad_terms ORDER BY 1, 2, 3').raw().all()).toEqual([
+        [A, 'container', '/general/high/'],
+        [A, 'metadata.tier', 'gold'],
+      ]);
+      expect(db.prepare('SELECT key, value FROM token_index_state').raw().all()).toEqual([['broad_terms', 'complete']]);
     }));
 });
