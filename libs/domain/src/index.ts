@@ -1,6 +1,7 @@
 export * from './shared/events';
 export * from './shared/decider';
 export * from './shared/errors';
+export * from './shared/sorted';
 export * from './permissions/permission-catalogue';
 export * from './tenant/tenant';
 export * from './api-client/application.events';

@@ -1,6 +1,7 @@
 // A failed run's message with the run's secrets taken out: errors.reactor goes to a caller who may use a token's data
 // (token:use) without seeing it, and who may not read the reactor's configuration (API.md "Errors").
 import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-runtime.port';
+import { lowerBound } from '../shared/sorted';
 
 /** What stands in for a secret in errors.reactor. */
 export const REDACTED = '[redacted]';
@@ -219,14 +220,3 @@ const cutSecretLength = (text: string, secrets: readonly string[]): number => {
   return 0;
 };
 
-/** The first index of `sorted` whose string is not below `value`. */
-const lowerBound = (sorted: readonly string[], value: string): number => {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle] < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-};

@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS token_index_state (key TEXT PRIMARY KEY, value TEXT N
 `;
 
 /** Entries of token_changes kept; pruned every CHANGE_LOG_PRUNE_EVERY entries. */
-export const CHANGE_LOG_KEEP = 200_000;
+const CHANGE_LOG_KEEP = 200_000;
 const CHANGE_LOG_PRUNE_EVERY = 4096;
 
 /** Files written without a change log: a rebuild's fresh file, which every process reloads whole after the swap. */

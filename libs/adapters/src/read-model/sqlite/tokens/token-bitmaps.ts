@@ -8,7 +8,7 @@
 // The bitmaps follow the read model through its `token_changes` log (written in the same transaction as the rows, by
 // whichever process projects), so this process's own commits and another process's are followed the same way.
 import { RoaringBitmap32 } from 'roaring';
-import { DATA_SEARCHABLE_TYPES, type QueryNode } from '@vault/domain';
+import { DATA_SEARCHABLE_TYPES, lowerBound, type QueryNode } from '@vault/domain';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import { prefixUpperBound } from './sqlite-token-sql';
 
@@ -487,10 +487,6 @@ export class TokenBitmaps {
     return counts;
   }
 
-  /** Memory kept by the bitmaps (bytes, native), for tests and metrics. */
-  static nativeBytes(): number {
-    return RoaringBitmap32.getRoaringUsedMemory();
-  }
 }
 
 const EMPTY = new RoaringBitmap32().freeze();
@@ -526,16 +522,6 @@ function firstIndex(values: Float64Array, end: number, ok: (value: number) => bo
   return lo;
 }
 
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function insertSorted(sorted: string[], value: string): void {
   const at = lowerBound(sorted, value);
