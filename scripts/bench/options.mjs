@@ -8,9 +8,9 @@ PHASE_CHOICES.push('framework-floor');
 
 export const HELP = `Usage: npm run bench -- [options]        (or: node scripts/bench/run.mjs [options] after npm run build)
 
-Starts the built API (node --no-node-snapshot dist/apps/api/src/main.js) on a fresh temporary embedded data dir,
-measures it over HTTP with autocannon in a separate process, and compares every throughput with a minimal
-node:http server measured in the same run under the same load settings.
+Starts the built API (node dist/apps/api/src/main.js, with the node flags of package.json's start script) on a fresh
+temporary embedded data dir, measures it over HTTP with autocannon in a separate process, and compares every
+throughput with a minimal node:http server measured in the same run under the same load settings.
 
 Options:
   --tokens N            tokens to load before the search phase (default 100000; 1000000 for the issue's targets)

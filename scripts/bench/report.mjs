@@ -41,7 +41,7 @@ export const serviceIntro = () => lines('## Service', '');
 
 export function serviceStarted({ opts, started, dataDir, serviceLog, rateLimit }) {
   return lines(
-    `- command: node --no-node-snapshot ${opts.serviceArgs.map((a) => a + ' ').join('')}dist/apps/api/src/main.js (pid ${started.pid}), started in ${started.startup_ms} ms, listening on 127.0.0.1:${started.port}`,
+    `- command: node ${started.flags.map((a) => a + ' ').join('')}dist/apps/api/src/main.js, the flags of package.json's start script (pid ${started.pid}), started in ${started.startup_ms} ms, listening on 127.0.0.1:${started.port}`,
     `- VAULT_DATA_DIR=${dataDir} (fresh, embedded event store and read model; deleted at the end unless --keep-data)`,
     `- VAULT_RATE_LIMIT_PER_SECOND=${rateLimit} (default 2000 per key: raised so that the per-key limiter never throttles the benchmark; every request still passes through it)`,
     `- VAULT_BOOTSTRAP_KEY=<random, 64 chars>; other settings at their defaults${Object.keys(opts.serviceEnv).length ? `, plus ${env(opts.serviceEnv)}` : ''}`,
@@ -360,7 +360,7 @@ export function latencyIntro(n, { seconds, min, warm }) {
     '## 1-connection latency: every query kind, each execution a first run (POST /tokens/search, 20 per page)',
     '',
     `One request at a time on one connection, on the service just restarted. No query text repeats within the phase (other ids, values, customer ids, date-time bounds), so no result or total cache can answer one. Up to ${int(n)} requests a kind; a kind stops after ${seconds} s once it has ${min}. ` +
-      (warm ? `Before each kind, ${warm[0]} (selective) or ${warm[1]} (broad) unreported requests with their own query texts warm the code and page cache.` : 'No warm-up (--warmup 0).') +
+      (warm ? `Before any kind is timed, ${warm[0]} (selective) or ${warm[1]} (broad) unreported requests a kind, with their own query texts, warm the code (V8 optimises a function after some hundreds of calls) and the page cache.` : 'No warm-up (--warmup 0).') +
       ' After the timing, up to 10 answers a kind have their total_items checked against the exact count (every page of a selective query; broad ones through other queries).',
     '',
   );

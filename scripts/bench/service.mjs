@@ -1,7 +1,8 @@
 // The service under test: its environment, start (as a user would: node dist/apps/api/src/main.js, PORT=0), stop with
 // SIGTERM, restart with other settings on the same data dir, and its memory sampled every second per phase.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BenchError, PATHS } from './context.mjs';
 import { stopChild, waitForLine } from './processes.mjs';
@@ -27,12 +28,23 @@ export function serviceEnv(ctx, bootstrapKey, overrides = {}) {
   };
 }
 
+/**
+ * The node flags `npm start` gives the API (package.json's start script), so that the bench runs the service as a
+ * user does: --no-node-snapshot (isolated-vm) and the young generation's size (--max-semi-space-size).
+ */
+export const START_FLAGS = (() => {
+  const script = JSON.parse(readFileSync(join(PATHS.ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = script.match(/\bnode((?:\s+--\S+)*)\s+dist\/apps\/api\/src\/main\.js/)?.[1].trim().split(/\s+/).filter(Boolean);
+  if (!flags?.includes('--no-node-snapshot')) throw new Error(`package.json's start script does not run the API with --no-node-snapshot: ${script}`);
+  return flags;
+})();
+
 /** Starts the service on ctx.dataDir with `overrides` on top of serviceEnv; resolves once it logs its port. */
 export async function startService(ctx, overrides = {}) {
   const from = existsSync(ctx.serviceLog) ? statSync(ctx.serviceLog).size : 0;
   const fd = openSync(ctx.serviceLog, 'a');
   const env = serviceEnv(ctx, ctx.bootstrapKey, overrides);
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...ctx.opts.serviceArgs, PATHS.API_MAIN], { cwd: PATHS.ROOT, stdio: ['ignore', fd, fd], env });
+  const child = spawn(process.execPath, [...START_FLAGS, ...ctx.opts.serviceArgs, PATHS.API_MAIN], { cwd: PATHS.ROOT, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
   const service = { child, port: null, pid: child.pid, overrides, stopping: false };
   ctx.service = service;
@@ -44,7 +56,7 @@ export async function startService(ctx, overrides = {}) {
   service.port = line.port;
   const startup_ms = Math.round(performance.now() - started);
   ctx.serviceProcesses.push({ pid: child.pid, env_overrides: overrides, startup_ms, vm_hwm_bytes: null, exit: null });
-  return { port: line.port, pid: child.pid, startup_ms, line };
+  return { port: line.port, pid: child.pid, startup_ms, line, flags: [...START_FLAGS, ...ctx.opts.serviceArgs] };
 }
 
 /** SIGTERM to the running service; resolves { code, signal, killed, ms } and records its peak RSS first. */

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { checkStatuses, expectStatus } from '../api.mjs';
 import { BenchError, PATHS } from '../context.mjs';
 import { runLoad, stopChild, waitForLine } from '../processes.mjs';
-import { enterPhase, restartService, serviceEnv, stopService, startService } from '../service.mjs';
+import { enterPhase, restartService, serviceEnv, START_FLAGS, stopService, startService } from '../service.mjs';
 import { int, pct, request, table } from '../util.mjs';
 
 /** Sequential runs per setting. */
@@ -186,7 +186,7 @@ async function startPairedService(ctx, dataDir, overrides) {
   const log = `${dataDir}.log`;
   const fd = openSync(log, 'a');
   const env = serviceEnv(ctx, ctx.bootstrapKey, { ...overrides, VAULT_DATA_DIR: dataDir });
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...ctx.opts.serviceArgs, PATHS.API_MAIN], { cwd: PATHS.ROOT, stdio: ['ignore', fd, fd], env });
+  const child = spawn(process.execPath, [...START_FLAGS, ...ctx.opts.serviceArgs, PATHS.API_MAIN], { cwd: PATHS.ROOT, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
   ctx.children.add(child);
   const line = await waitForLine(log, 'vault API listening', child, 'the paired service', 120_000);

@@ -18,7 +18,8 @@ export async function loadToN(ctx) {
   let workerSeconds = 0;
   let lastPrint = performance.now();
   let stalls = 0;
-  const captureEvery = Math.max(1, Math.floor(opts.tokens / 800));
+  // About 4,000 sampled tokens: the latency phase needs distinct ids and fingerprints for its warm-up and its timing.
+  const captureEvery = Math.max(1, Math.floor(opts.tokens / 4000));
   const print = (done) => {
     const elapsed = (performance.now() - started) / 1000;
     const r = elapsed > 0 ? (done - startCount) / elapsed : 0;
@@ -36,7 +37,7 @@ export async function loadToN(ctx) {
         amount,
         connections: Math.min(opts.connections, amount),
         latencies: false,
-        capture: { every: captureEvery, max: 1000 },
+        capture: { every: captureEvery, max: 4000 },
       }),
       {
         onProgress: (p) => {

@@ -233,6 +233,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   private readonly countInlineLimit: number;
   private readonly onSearch?: (plan: SqliteSearchPlan, seconds: number) => void;
   private readonly bitmaps: TokenBitmapFollower | null;
+  private bitmapSearch: { db: SqliteDatabase; run: (request: TokenSearchRequest) => Page<TokenDocument> } | null = null;
 
   constructor(
     private readonly model: SqliteReadModel,
@@ -286,26 +287,29 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   }
 
   /** The query as set algebra: microseconds for AND/OR/NOT of any breadth, an exact total, a page from the end. */
-  private searchBitmaps({ tenantId, query, now, page, size }: TokenSearchRequest): Page<TokenDocument> {
+  private searchBitmaps(request: TokenSearchRequest): Page<TokenDocument> {
     const started = process.hrtime.bigint();
     const db = this.model.database;
     // One read transaction: the catch-up, the selective postings and the page's rows all see one committed state,
-    // whichever process commits meanwhile.
-    const answer = db.transaction(() => {
-      const bitmaps = this.bitmaps!.current();
-      const result = bitmaps.evaluate(tenantId, query, now);
-      const docs = new Map<number, string>();
-      const rowids = bitmaps.page(result, (page - 1) * size, size, (window) => {
-        const rows = statement(db, 'SELECT rowid, id, created_at_ms, doc FROM tokens WHERE rowid IN (SELECT value FROM json_each(?))').all(
-          JSON.stringify(window),
-        ) as Array<{ rowid: number; id: string; created_at_ms: number; doc: string }>;
-        for (const row of rows) docs.set(row.rowid, row.doc);
-        return rows;
-      });
-      return { total: result.size, items: rowids.map((rowid) => JSON.parse(docs.get(rowid)!) as TokenDocument) };
-    })();
+    // whichever process commits meanwhile. Made once per file: better-sqlite3 builds its wrappers on every call.
+    if (this.bitmapSearch?.db !== db) this.bitmapSearch = { db, run: db.transaction((r: TokenSearchRequest) => this.bitmapPage(db, r)) };
+    const answer = this.bitmapSearch.run(request);
     this.onSearch?.('bitmaps', Number(process.hrtime.bigint() - started) / 1e9);
     return answer;
+  }
+
+  private bitmapPage(db: SqliteDatabase, { tenantId, query, now, page, size }: TokenSearchRequest): Page<TokenDocument> {
+    const bitmaps = this.bitmaps!.current();
+    const result = bitmaps.evaluate(tenantId, query, now);
+    const docs = new Map<number, string>();
+    const rowids = bitmaps.page(result, (page - 1) * size, size, (window) => {
+      const rows = statement(db, 'SELECT rowid, id, created_at_ms, doc FROM tokens WHERE rowid IN (SELECT value FROM json_each(?))').all(
+        JSON.stringify(window),
+      ) as Array<{ rowid: number; id: string; created_at_ms: number; doc: string }>;
+      for (const row of rows) docs.set(row.rowid, row.doc);
+      return rows;
+    });
+    return { total: result.size, items: rowids.map((rowid) => JSON.parse(docs.get(rowid)!) as TokenDocument) };
   }
 
   private async searchSql({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
