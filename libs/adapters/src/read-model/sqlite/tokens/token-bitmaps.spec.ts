@@ -748,6 +748,32 @@ describe('Search bitmaps: the broad_terms list follows the postings', () => {
     }));
 });
 
+describe('Search bitmaps: a tenant purge', () => {
+  it("removes the purged tenant's broad_terms rows with its tokens, and leaves the other tenant's", () =>
+    withVault(async (vault) => {
+      const follower = new TokenBitmapFollower(vault.model, 2);
+      const listed = () => vault.model.database.prepare('SELECT tenant_id, field, value FROM broad_terms ORDER BY 1, 2, 3').raw().all() as string[][];
+      const save = () => {
+        follower.current();
+        follower.savePromoted();
+      };
+      save();
+      const tokensOf = (tenant: string, from: number) =>
+        [0, 1].map((n) => aToken({ id: uuid(from + n), tenant_id: tenant, created_at: iso(BASE + from + n), metadata: { tier: 'gold' }, search_hashes: ['6789'] }));
+      await vault.commit([...tokensOf(A, 1), ...tokensOf(B, 11)].map((doc) => ({ put: doc })));
+      save();
+      const rowsOf = (tenant: string) => [[tenant, 'container', '/general/high/'], [tenant, 'data', '6789'], [tenant, 'metadata.tier', 'gold']];
+      expect(listed()).toEqual([...rowsOf(A), ...rowsOf(B)].sort((x, y) => x.join().localeCompare(y.join())));
+      await vault.commit([{ purge: B }]);
+      // In the purge's own transaction: no follow tick is needed for the values to leave the file.
+      expect(listed()).toEqual(rowsOf(A));
+      save();
+      expect(listed()).toEqual(rowsOf(A));
+      expectFollowed(vault, follower, B, null);
+      expectFollowed(vault, follower, A, null);
+    }));
+});
+
 describe('Search bitmaps: listing the broad postings of a whole file (a rebuild, before its swap)', () => {
   it('lists exactly the postings with at least the threshold of tokens, per tenant, and marks the list complete', () =>
     withVault(async (vault) => {
