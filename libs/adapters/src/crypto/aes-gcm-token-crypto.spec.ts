@@ -183,6 +183,31 @@ describe('destroying a tenant key', () => {
     }
   });
 
+  it('reads the tenant key once per turn of the event loop, and sees another process destroy it on the next turn', async () => {
+    const reads = jest.spyOn(keys, 'tenantKey');
+    const sealed = await crypto.encrypt(TENANT, TOKEN, SSN);
+    // Each use's key is derived once; a turn that derives one reads the record for it.
+    crypto.fingerprint(TENANT, 'token', 'first');
+    crypto.searchHash(TENANT, 'first');
+    await new Promise(setImmediate);
+    reads.mockClear();
+    for (let i = 0; i < 10; i++) crypto.fingerprint(TENANT, 'token', `value ${i}`);
+    crypto.searchHash(TENANT, '6789');
+    expect(reads).toHaveBeenCalledTimes(1);
+    await new Promise(setImmediate);
+    crypto.searchHash(TENANT, '6789');
+    expect(reads).toHaveBeenCalledTimes(2);
+
+    // Another process destroys the key between two turns; nothing asks isTenantKeyDestroyed here first.
+    const otherProcess = new AesGcmTokenCrypto(masterKey, new SqliteKeyStore((keys as unknown as { db: ConstructorParameters<typeof SqliteKeyStore>[0] }).db));
+    otherProcess.destroyTenantKey(TENANT);
+    await new Promise(setImmediate);
+    expect(() => crypto.fingerprint(TENANT, 'token', 'value 0')).toThrow(/tenant has been deleted/);
+    expect(() => crypto.searchHash(TENANT, '6789')).toThrow(/tenant has been deleted/);
+    // Refused by the destroyed tenant key, or by the data key the purge has already removed.
+    await expect(crypto.decrypt(TENANT, TOKEN, sealed)).rejects.toThrow(/deleted/);
+  });
+
   it('never creates the key again, and removes the tenant’s data keys from the file', async () => {
     for (let i = 0; i < 5; i++) await crypto.encrypt(TENANT, `t${i}`, SSN);
     crypto.destroyTenantKey(TENANT);
