@@ -7,4 +7,4 @@ COPY . .
 RUN npm run build
 ENV NODE_ENV=production
 EXPOSE 3000
-CMD ["node", "--no-node-snapshot", "--max-semi-space-size=32", "dist/apps/api/src/main.js"]
+CMD ["node", "--no-node-snapshot", "dist/apps/api/src/main.js"]

@@ -30,7 +30,7 @@ export function serviceEnv(ctx, bootstrapKey, overrides = {}) {
 
 /**
  * The node flags `npm start` gives the API (package.json's start script), so that the bench runs the service as a
- * user does: --no-node-snapshot (isolated-vm) and the young generation's size (--max-semi-space-size).
+ * user does (--no-node-snapshot, for isolated-vm).
  */
 export const START_FLAGS = (() => {
   const script = JSON.parse(readFileSync(join(PATHS.ROOT, 'package.json'), 'utf8')).scripts.start;

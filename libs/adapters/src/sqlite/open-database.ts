@@ -9,6 +9,8 @@ export interface OpenOptions {
   /** `normal` survives a killed process (WAL); `full` also survives power loss, at an fsync per commit. */
   synchronous?: 'normal' | 'full';
   readonly?: boolean;
+  /** SQLite's page cache for this connection, in MiB (SQLite's default is 2). */
+  cacheMiB?: number;
 }
 
 export function openDatabase(file: string, options: OpenOptions = {}): SqliteDatabase {
@@ -24,6 +26,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): SqliteDat
     // Checkpoints less often than the default 1,000 pages, but small enough not to stall a request for long.
     db.pragma('wal_autocheckpoint = 4000');
   }
+  if (options.cacheMiB !== undefined) db.pragma(`cache_size = -${Math.round(options.cacheMiB * 1024)}`);
   db.pragma('foreign_keys = ON');
   // Freed cells and pages are zeroed: what a delete or an update removes does not linger in the file's free space.
   if (!options.readonly) db.pragma('secure_delete = ON');
