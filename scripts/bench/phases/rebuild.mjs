@@ -3,14 +3,14 @@
 // second after that, GET /health/live is polled every 20 ms: its slowest answer is how long the API's event loop was
 // held while it followed the swap (reopening the file, building its search bitmaps from it).
 import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { countTokens, expectStatus, search } from '../api.mjs';
 import { BenchError, PATHS } from '../context.mjs';
 import { exitWithinTimeLeft, waitForLine } from '../processes.mjs';
 import * as report from '../report.mjs';
 import { enterPhase, serviceEnv } from '../service.mjs';
-import { existsSync, statSync } from 'node:fs';
-import { onLines, readMemory, request, sleep } from '../util.mjs';
+import { onLines, readMemory, request, sleep, summarize } from '../util.mjs';
 
 export async function rebuild(ctx) {
   const { opts } = ctx;
@@ -101,7 +101,8 @@ function holdProbe(ctx) {
     stop: async () => {
       stopped = true;
       await done;
-      return { answers: times.length, max_ms: times.length ? Math.round(Math.max(...times) * 10) / 10 : null, p50_ms: times.length ? Math.round([...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] * 100) / 100 : null };
+      const { count, p50, max } = summarize(times);
+      return { answers: count, max_ms: max, p50_ms: p50 };
     },
   };
 }

@@ -219,4 +219,3 @@ const cutSecretLength = (text: string, secrets: readonly string[]): number => {
   }
   return 0;
 };
-

@@ -258,7 +258,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     this.following = setInterval(() => {
       try {
         this.bitmaps!.current();
-        this.bitmaps!.savePromoted();
+        this.bitmaps!.saveHints();
       } catch {
         // The file is being swapped or closed; the next search or tick tries again.
       }

@@ -98,7 +98,7 @@ export class TokenBitmapFollower {
    * it costs speed, never correctness). Called from the follow timer, never from a search: it takes the write lock,
    * which another process may hold.
    */
-  savePromoted(): void {
+  saveHints(): void {
     const db = this.builtFrom;
     if (this.hints.length === 0 || db === null || !db.open) return;
     const hints = this.hints.splice(0);

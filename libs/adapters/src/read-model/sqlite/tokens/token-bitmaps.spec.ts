@@ -732,7 +732,7 @@ describe('Search bitmaps: the broad_terms list follows the postings', () => {
         );
       const save = () => {
         follower.current();
-        follower.savePromoted();
+        follower.saveHints();
       };
       save(); // built on an empty file: nothing listed
       const gold = [1, 2, 3].map((n) => aToken({ id: uuid(n), created_at: iso(BASE + n), metadata: { tier: 'gold' }, search_hashes: ['6789'] }));
@@ -755,7 +755,7 @@ describe('Search bitmaps: a tenant purge', () => {
       const listed = () => vault.model.database.prepare('SELECT tenant_id, field, value FROM broad_terms ORDER BY 1, 2, 3').raw().all() as string[][];
       const save = () => {
         follower.current();
-        follower.savePromoted();
+        follower.saveHints();
       };
       save();
       const tokensOf = (tenant: string, from: number) =>

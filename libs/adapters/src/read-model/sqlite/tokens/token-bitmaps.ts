@@ -486,7 +486,6 @@ export class TokenBitmaps {
     }
     return counts;
   }
-
 }
 
 const EMPTY = new RoaringBitmap32().freeze();
@@ -521,7 +520,6 @@ function firstIndex(values: Float64Array, end: number, ok: (value: number) => bo
   }
   return lo;
 }
-
 
 function insertSorted(sorted: string[], value: string): void {
   const at = lowerBound(sorted, value);
