@@ -218,8 +218,13 @@ describe('two API processes on one data dir', () => {
   });
 
   it('two processes started at the same moment on a fresh data dir elect one projector and bootstrap one tenant', async () => {
-    const [a, b] = await Promise.all([startApiProcess(env), startApiProcess(env)]);
-    apis.push(a, b);
+    const started = await Promise.allSettled([startApiProcess(env), startApiProcess(env)]);
+    // Both are stopped after the test even when one failed to start.
+    for (const each of started) if (each.status === 'fulfilled') apis.push(each.value);
+    const [a, b] = started.map((each) => {
+      if (each.status === 'rejected') throw each.reason;
+      return each.value;
+    });
     expect([a, b].filter((api) => api.output().includes(TAKEN))).toHaveLength(1);
     const { key } = await tokenApp(a);
     const id = await createToken(b, key, { type: 'card_number', data: '4242424242424242' });

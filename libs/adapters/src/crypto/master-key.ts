@@ -1,7 +1,7 @@
 // The master key that derives every tenant key: from VAULT_MASTER_KEY, or in embedded development from a generated
 // file in the data directory. No message here ever includes the key or the variable's value.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile } from '../sqlite/private-files';
 
@@ -49,14 +49,33 @@ export function loadMasterKey({ configured, dataDir, allowGenerated }: MasterKey
   const existing = readKeyFile(file);
   if (existing !== null) return { key: decode(existing, file), source: 'file', generated: false, file };
   const key = randomBytes(MASTER_KEY_BYTES);
+  if (publishKeyFile(file, key)) return { key, source: 'file', generated: true, file };
+  return { key: decode(readKeyFile(file) ?? '', file), source: 'file', generated: false, file };
+}
+
+/**
+ * Writes the key to a file of its own, then links it as `file`: the name appears with the whole key or not at all, so a
+ * process starting at the same moment never reads a half-written file. False when another process linked its key first;
+ * that key wins, as it may already be in use.
+ */
+function publishKeyFile(file: string, key: Buffer): boolean {
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(draft, 'wx', PRIVATE_FILE_MODE);
   try {
-    // `wx`: never overwrite a key file another process created meanwhile; its key then wins, as it may be in use.
-    writeFileSync(file, `${key.toString('base64')}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    writeSync(fd, `${key.toString('base64')}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(draft, file);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { key: decode(readKeyFile(file) ?? '', file), source: 'file', generated: false, file };
+    return false;
+  } finally {
+    rmSync(draft, { force: true });
   }
-  return { key, source: 'file', generated: true, file };
 }
 
 const readKeyFile = (file: string): string | null => {

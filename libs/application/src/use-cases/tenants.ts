@@ -112,8 +112,8 @@ export class BootstrapTenantHandler implements UseCaseHandler<BootstrapTenantCom
         ? { type: 'RegenerateApplicationKey', id, keyHash, callerPermissions: OPERATOR_PERMISSIONS }
         : { type: 'CreateApplication', id, keyHash, input: managementApplication(), callerPermissions: OPERATOR_PERMISSIONS },
     );
-    await complete(this.runner, command, ctx);
-    return { tenant_id: BOOTSTRAP_TENANT_ID, management_key: key };
+    // Another start-up on the same log may have completed it meanwhile: then this one created nothing.
+    return (await complete(this.runner, command, ctx)) ? { tenant_id: BOOTSTRAP_TENANT_ID, management_key: key } : null;
   }
 }
 
@@ -123,9 +123,10 @@ const checked = <C extends TenantCommand>(command: C, ctx: CommandContext): C =>
   return command;
 };
 
-/** TenantCreated: the last write, the one that makes the management key usable. */
-const complete = async (runner: CommandRunner, command: Extract<TenantCommand, { type: 'CreateTenant' }>, ctx: CommandContext): Promise<void> => {
-  await runner.run(tenantDecider, tenantStream(command.id), command, ctx);
+/** TenantCreated: the last write, the one that makes the management key usable. False when it was there already. */
+const complete = async (runner: CommandRunner, command: Extract<TenantCommand, { type: 'CreateTenant' }>, ctx: CommandContext): Promise<boolean> => {
+  const { events } = await runner.run(tenantDecider, tenantStream(command.id), command, ctx);
+  return events.length > 0;
 };
 
 /** `GET /tenants/self`: API.md's tenant object, the read model's document without its tombstone flag. */

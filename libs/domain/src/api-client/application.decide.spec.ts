@@ -185,6 +185,12 @@ describe('RegenerateApplicationKey', () => {
       .then({ error: 'forbidden', message: 'cannot regenerate the key of an application holding management permissions it lacks: application:delete, reactor:create.' });
   });
 
+  it('records nothing when the key hash is the one the application has (two start-ups completing one bootstrap)', () => {
+    given([tokenApp, { type: 'ApplicationKeyRegenerated', data: { id: APP_ID, tenant_id: TENANT, key_hash: 'hash-2', modified_by: CALLER, modified_at: at } }])
+      .when(regenerate(['application:update']))
+      .then([]);
+  });
+
   it('lets the operator regenerate any key', () => {
     given([powerful])
       .when(regenerate(OPERATOR_PERMISSIONS), asOperator())

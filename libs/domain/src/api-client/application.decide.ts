@@ -57,6 +57,8 @@ export function decideApplication(
       return [{ type: 'ApplicationUpdated', data: { id: state.id, tenant_id, ...settings, modified_by: actor, modified_at: at } }];
     }
     case 'RegenerateApplicationKey':
+      // The key it already has (two start-ups completing the same bootstrap at once): nothing changes.
+      if (command.keyHash === state.key_hash) return [];
       return [
         {
           type: 'ApplicationKeyRegenerated',
