@@ -1,5 +1,6 @@
 // The embedded read model: one SQLite file holding every collection and the projector's checkpoint, in one transaction.
 // A rebuild writes a new file and flips the CURRENT pointer; every process using the data dir follows the pointer.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unwatchFile, watchFile, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -11,6 +12,7 @@ import {
   RebuildTarget,
   StoredDocument,
 } from '@vault/application';
+import { FileLock } from '../../sqlite/file-lock';
 import { openDatabase, SqliteDatabase, statement } from '../../sqlite/open-database';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile, SQLITE_COMPANION_SUFFIXES } from '../../sqlite/private-files';
 import { BulkWriterThread } from './bulk-writer-thread';
@@ -20,6 +22,14 @@ import { SqliteRebuildStore } from './sqlite-rebuild-store';
 import { withoutTokenChangeLog } from './tokens/sqlite-tokens';
 
 const POINTER = 'CURRENT';
+/**
+ * Held (briefly) by whoever reads or changes which files the directory holds: opening the read model (the first file,
+ * a layout upgrade), starting a rebuild, swapping one in, removing stale files. Processes starting at the same moment
+ * would otherwise each decide on their own, and one could delete the file another has just made current.
+ */
+const DIRECTORY_LOCK = 'LOCK';
+/** Beside a rebuild's file, held by the rebuilding process until the swap: that file is not stale while it is held. */
+const REBUILDING_SUFFIX = '-rebuilding';
 /**
  * The live file's page cache. At a million tokens the inner pages of the token rows, the id index and token_terms
  * are about 14 MB: in SQLite's default 2 MB they do not stay, and every search and write reads them again from the
@@ -67,15 +77,17 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     const dir = join(dataDir, 'readmodel');
     ensurePrivateDir(dataDir);
     ensurePrivateDir(dir);
-    const pointer = join(dir, POINTER);
-    restrictFile(pointer);
-    const current = existsSync(pointer) ? readFileSync(pointer, 'utf8').trim() : 'readmodel-0.sqlite';
-    const outdated = hasOtherSchema(join(dir, current));
-    const file = outdated ? `readmodel-${Date.now()}.sqlite` : current;
-    const model = new SqliteReadModel(dir, collections, file);
-    if (!existsSync(pointer) || outdated) writePointer(dir, file);
-    if (outdated) removeDatabaseFiles(dir, current);
-    return model;
+    return withDirectoryLock(dir, () => {
+      const pointer = join(dir, POINTER);
+      restrictFile(pointer);
+      const current = existsSync(pointer) ? readFileSync(pointer, 'utf8').trim() : 'readmodel-0.sqlite';
+      const outdated = hasOtherSchema(join(dir, current));
+      const file = outdated ? newFileName() : current;
+      const model = new SqliteReadModel(dir, collections, file);
+      if (!existsSync(pointer) || outdated) writePointer(dir, file);
+      if (outdated) removeDatabaseFiles(dir, current);
+      return model;
+    });
   }
 
   /** The live database; query adapters read through this so that they follow a swap. */
@@ -128,8 +140,23 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   }
 
   async createRebuildTarget(): Promise<RebuildTarget> {
-    const file = `readmodel-${Date.now()}.sqlite`;
-    const db = this.openFile(file, 'normal', { deferIndexes: true });
+    const file = newFileName();
+    // Taken before the file exists, under the directory lock: no removeStaleFiles ever sees the file unclaimed.
+    const building = withDirectoryLock(this.dir, () => FileLock.acquire(join(this.dir, file + REBUILDING_SUFFIX)));
+    const finished = () => {
+      rmSync(join(this.dir, file + REBUILDING_SUFFIX), { force: true });
+      building.release();
+    };
+    let db: SqliteDatabase;
+    try {
+      db = this.openFile(file, 'normal', { deferIndexes: true });
+    } catch (error) {
+      withDirectoryLock(this.dir, () => {
+        removeDatabaseFiles(this.dir, file);
+        finished();
+      });
+      throw error;
+    }
     // Nothing reads the file before the swap and a crash leaves it to removeStaleFiles, so it needs no durability on
     // the way: no WAL (every page would be written twice) and no fsync. The writer thread's page cache holds the
     // token key index (random ids) of a large vault.
@@ -150,12 +177,18 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
         db.close();
-        writePointer(this.dir, file);
+        withDirectoryLock(this.dir, () => {
+          writePointer(this.dir, file);
+          finished();
+        });
       },
       discard: async () => {
         await thread.terminate();
         if (db.open) db.close();
-        removeDatabaseFiles(this.dir, file);
+        withDirectoryLock(this.dir, () => {
+          removeDatabaseFiles(this.dir, file);
+          finished();
+        });
       },
     };
   }
@@ -199,12 +232,20 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     if (this.db.open) this.db.close();
   }
 
-  /** Removes files of abandoned rebuilds (crashed before the swap). */
+  /**
+   * Removes the files of abandoned rebuilds (their process exited before the swap) and of files swapped out. Never the
+   * current file, nor one a live process is rebuilding: its lock is held.
+   */
   removeStaleFiles(): void {
-    for (const name of readdirSync(this.dir)) {
-      const base = name.replace(/-(wal|shm)$/, '');
-      if (base.startsWith('readmodel-') && base !== this.file) rmSync(join(this.dir, name), { force: true });
-    }
+    withDirectoryLock(this.dir, () => {
+      const current = readFileSync(join(this.dir, POINTER), 'utf8').trim();
+      const names = readdirSync(this.dir);
+      const bases = new Set(names.filter((name) => name.startsWith('readmodel-')).map(baseFileOf));
+      for (const base of bases) {
+        if (base === current || base === this.file || FileLock.isHeld(join(this.dir, base + REBUILDING_SUFFIX))) continue;
+        for (const name of names) if (baseFileOf(name) === base) rmSync(join(this.dir, name), { force: true });
+      }
+    });
   }
 
   private collection(name: string): SqliteCollection {
@@ -215,12 +256,16 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
 
   private openFile(file: string, synchronous: 'normal' | 'full' = 'normal', options: { deferIndexes?: boolean } = {}): SqliteDatabase {
     const db = openDatabase(join(this.dir, file), { synchronous, cacheMiB: READ_MODEL_CACHE_MIB });
-    db.exec('CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position TEXT NOT NULL);');
-    for (const collection of this.collections) {
-      db.exec(collection.schema);
-      if (collection.deferredIndexes && !options.deferIndexes) db.exec(collection.deferredIndexes);
-    }
-    db.pragma(`user_version = ${READ_MODEL_SCHEMA_VERSION}`);
+    // One transaction: another process never sees the tables without the layout version (hasOtherSchema would take a
+    // file being created for one of another layout).
+    db.transaction(() => {
+      db.exec('CREATE TABLE IF NOT EXISTS checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), position TEXT NOT NULL);');
+      for (const collection of this.collections) {
+        db.exec(collection.schema);
+        if (collection.deferredIndexes && !options.deferIndexes) db.exec(collection.deferredIndexes);
+      }
+      db.exec(`PRAGMA user_version = ${READ_MODEL_SCHEMA_VERSION}`);
+    }).immediate();
     // Old files (and a read model filled before statistics existed) get fresh ones at open.
     analyze(db);
     return db;
@@ -280,7 +325,23 @@ function readCheckpoint(db: SqliteDatabase): LogPosition | null {
   return row ? decodePosition(row.position) : null;
 }
 
+/** A new file's name: unique even for two processes making one in the same millisecond. */
+const newFileName = () => `readmodel-${Date.now()}-${randomBytes(4).toString('hex')}.sqlite`;
+
+/** The database file a directory entry belongs to: itself, or the file it is a companion or rebuild lock of. */
+const baseFileOf = (name: string) => name.replace(/-(wal|shm|journal)$/, '').replace(new RegExp(`${REBUILDING_SUFFIX}$`), '');
+
+function withDirectoryLock<T>(dir: string, work: () => T): T {
+  const lock = FileLock.acquire(join(dir, DIRECTORY_LOCK));
+  try {
+    return work();
+  } finally {
+    lock.release();
+  }
+}
+
 function writePointer(dir: string, file: string): void {
+  // Always under the directory lock, so one draft name serves every process.
   const tmp = join(dir, `${POINTER}.tmp`);
   writeFileSync(tmp, file, { mode: PRIVATE_FILE_MODE });
   // `mode` applies only when the file is created; a leftover tmp file from a crash keeps its old mode otherwise.
