@@ -2,6 +2,7 @@
 // A rebuild writes a new file and flips the CURRENT pointer; every process using the data dir follows the pointer.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unwatchFile, watchFile, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   decodePosition,
@@ -222,7 +223,8 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     this.swaps += 1;
     this.dataVersion = null;
     oldDb.close();
-    removeDatabaseFiles(this.dir, old);
+    // Off the event loop: unlinking a file of gigabytes takes the file system a while. No process opens it again.
+    for (const suffix of ['', ...SQLITE_COMPANION_SUFFIXES]) void rm(join(this.dir, old + suffix), { force: true }).catch(() => undefined);
     return true;
   }
 

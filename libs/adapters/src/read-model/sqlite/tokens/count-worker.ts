@@ -1,6 +1,7 @@
 // Runs costly search statements on a worker thread with its own read-only connection: counts that visit hundreds of
-// thousands of rows, and whole searches whose many terms make every row expensive, so none holds the API's event loop
-// (WAL lets the worker read while the main thread writes).
+// thousands of rows, whole searches whose many terms make every row expensive, and the reads that rebuild the search
+// bitmaps after a rebuild's swap, so none holds the API's event loop (WAL lets the worker read while the main thread
+// writes).
 import { Worker } from 'node:worker_threads';
 
 // Plain CommonJS so the same source runs from dist/ and under Jest; the driver's path comes from the main thread.
@@ -10,27 +11,68 @@ const Database = require(workerData.driver);
 let file = null;
 let db = null;
 const statements = new Map();
-parentPort.on('message', ({ id, file: wanted, sql, params, all }) => {
+const use = (wanted) => {
+  if (wanted === file) return;
+  if (db) db.close();
+  db = null;
+  file = null;
+  db = new Database(wanted, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 10000');
+  statements.clear();
+  file = wanted;
+};
+const prepared = (sql, raw) => {
+  const key = (raw ? 'raw:' : 'obj:') + sql;
+  let statement = statements.get(key);
+  if (!statement) {
+    statement = db.prepare(sql);
+    if (raw) statement.raw(true);
+    if (statements.size > 200) statements.clear();
+    statements.set(key, statement);
+  }
+  return statement;
+};
+// Several statements in one read transaction (one committed state), raw rows; the columns named in 'typed' hold JSON
+// arrays of numbers, handed back as typed arrays whose memory moves to the main thread instead of being copied.
+const snapshot = (list) => {
+  const transfer = [];
+  const results = db.transaction(() => list.map(({ sql, typed }) => {
+    const rows = prepared(sql, true).all();
+    if (typed) {
+      for (const row of rows) {
+        for (const [column, kind] of Object.entries(typed)) {
+          const values = JSON.parse(row[column]);
+          const array = kind === 'u32' ? Uint32Array.from(values) : Float64Array.from(values);
+          row[column] = array;
+          transfer.push(array.buffer);
+        }
+      }
+    }
+    return rows;
+  }))();
+  return { results, transfer };
+};
+parentPort.on('message', ({ id, file: wanted, sql, params, all, statements: list }) => {
   try {
-    if (wanted !== file) {
-      if (db) db.close();
-      db = new Database(wanted, { readonly: true, fileMustExist: true });
-      db.pragma('busy_timeout = 10000');
-      statements.clear();
-      file = wanted;
+    use(wanted);
+    if (list) {
+      const { results, transfer } = snapshot(list);
+      parentPort.postMessage({ id, rows: results }, transfer);
+      return;
     }
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      if (statements.size > 200) statements.clear();
-      statements.set(sql, statement);
-    }
+    const statement = prepared(sql, false);
     parentPort.postMessage(all ? { id, rows: statement.all(...params) } : { id, n: statement.get(...params).n });
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.message) });
   }
 });
 `;
+
+/** A statement of a snapshot: its SQL, and which columns hold JSON arrays of integers (u32) or numbers (f64). */
+export interface SnapshotStatement {
+  sql: string;
+  typed?: Record<number, 'u32' | 'f64'>;
+}
 
 export class CountWorker {
   private worker: Worker | null = null;
@@ -47,12 +89,24 @@ export class CountWorker {
     return (await this.ask(file, sql, params, true)).rows as T[];
   }
 
+  /**
+   * The raw rows of each statement, all read in one read transaction of the database file `file` off the event loop;
+   * the `typed` columns come back as Uint32Array or Float64Array.
+   */
+  async snapshot(file: string, statements: SnapshotStatement[]): Promise<unknown[][][]> {
+    return (await this.send({ file, statements })).rows as unknown[][][];
+  }
+
   private ask(file: string, sql: string, params: unknown[], all: boolean): Promise<{ n?: number; rows?: unknown[] }> {
+    return this.send({ file, sql, params, all });
+  }
+
+  private send(message: object): Promise<{ n?: number; rows?: unknown[] }> {
     const worker = this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, file, sql, params, all });
+      worker.postMessage({ id, ...message });
     });
   }
 

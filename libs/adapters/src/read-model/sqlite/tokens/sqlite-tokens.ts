@@ -242,7 +242,10 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     this.selectiveLimit = options.selectiveLimit ?? SELECTIVE_LIMIT;
     this.countInlineLimit = options.countInlineLimit ?? COUNT_INLINE_LIMIT;
     this.onSearch = options.onSearch;
-    this.bitmaps = (options.engine ?? 'bitmaps') === 'bitmaps' ? new TokenBitmapFollower(model, options.broadPosting) : null;
+    this.bitmaps =
+      (options.engine ?? 'bitmaps') === 'bitmaps'
+        ? new TokenBitmapFollower(model, options.broadPosting, (file, statements) => this.counter.snapshot(file, statements))
+        : null;
   }
 
   private following: NodeJS.Timeout | null = null;
@@ -257,6 +260,8 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     this.bitmaps.current();
     this.following = setInterval(() => {
       try {
+        // After a swap this starts the build off the event loop; the catch-up resumes once it is done.
+        if (this.bitmaps!.ready() !== null) return;
         this.bitmaps!.current();
         this.bitmaps!.saveHints();
       } catch {
@@ -282,8 +287,16 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   }
 
   async search(request: TokenSearchRequest): Promise<Page<TokenDocument>> {
-    if (this.bitmaps) return this.searchBitmaps(request);
+    if (this.bitmaps) {
+      await this.bitmapsBuilt();
+      return this.searchBitmaps(request);
+    }
     return this.searchSql(request);
+  }
+
+  /** After a swap, until the bitmaps of the new file are built off the event loop (a few tries; then `current` builds). */
+  private async bitmapsBuilt(): Promise<void> {
+    for (let tries = 0, pending = this.bitmaps!.ready(); pending !== null && tries < 3; tries++, pending = this.bitmaps!.ready()) await pending;
   }
 
   /** The query as set algebra: microseconds for AND/OR/NOT of any breadth, an exact total, a page from the end. */
@@ -442,7 +455,10 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
 
   /** Cardinalities of the bitmaps; with the SQL engine one pass over every token, on the worker thread (here only when the worker is unavailable). */
   async countByType(now: number): Promise<Record<string, number>> {
-    if (this.bitmaps) return this.bitmaps.current().countByType(now);
+    if (this.bitmaps) {
+      await this.bitmapsBuilt();
+      return this.bitmaps.current().countByType(now);
+    }
     const sql = 'SELECT type, COUNT(*) AS n FROM tokens WHERE expires_at_ms IS NULL OR expires_at_ms > ? GROUP BY type';
     const here = () => statement(this.model.database, sql).all(now) as Array<{ type: string; n: number }>;
     const rows = await this.counter.rows<{ type: string; n: number }>(this.model.path, sql, [now]).catch(here);

@@ -2,14 +2,43 @@
 // rebuild's swap, or when this process fell further behind than token_changes keeps), then caught up from
 // token_changes before each search. The catch-up reads the log and the changed rows in one read transaction, so the
 // bitmaps always reflect one committed state, whichever process committed it.
+//
+// At start-up the build runs before the API listens. After a swap the API is serving: the file is read on a worker
+// thread (seconds at a million tokens) and only the loading into bitmaps runs on the event loop; searches wait for it
+// meanwhile, every other request is answered as usual.
 import type { SqliteDatabase } from '../../../sqlite/open-database';
 import { statement } from '../../../sqlite/open-database';
 import type { SqliteReadModel } from '../sqlite-read-model';
-import { BROAD_POSTING, sqlitePostings, TokenBitmaps, type TokenRowColumns } from './token-bitmaps';
+import type { SnapshotStatement } from './count-worker';
+import { BROAD_POSTING, type Numbers, sqlitePostings, TokenBitmaps, type TokenRowColumns } from './token-bitmaps';
 
 type PostingHint = ['broad' | 'empty', string, string, string];
 
 const ROW_COLUMNS = 'rowid, tenant_id, type, created_by_l, modified_by_l, created_at_ms, modified_at_ms, expires_at_ms';
+
+/**
+ * What a build reads, in one read transaction. Aggregated in SQLite from covering indexes (no document is read): the
+ * rows that share tenant, type and creator as two JSON arrays, and each broad posting as one.
+ */
+const BUILD_STATEMENTS: SnapshotStatement[] = [
+  { sql: 'SELECT seq FROM token_changes ORDER BY seq DESC LIMIT 1' },
+  { sql: 'SELECT MAX(rowid) FROM tokens' },
+  {
+    sql: `SELECT tenant_id, type, created_by_l, json_group_array(rowid), json_group_array(created_at_ms)
+          FROM tokens INDEXED BY tokens_columns GROUP BY tenant_id, type, created_by_l`,
+    typed: { 3: 'u32', 4: 'f64' },
+  },
+  { sql: 'SELECT rowid, tenant_id, modified_by_l, modified_at_ms FROM tokens INDEXED BY tokens_modified WHERE modified_at_ms IS NOT NULL' },
+  { sql: 'SELECT rowid, tenant_id, expires_at_ms FROM tokens INDEXED BY tokens_expiring WHERE expires_at_ms IS NOT NULL' },
+  {
+    sql: `SELECT b.tenant_id, b.field, b.value, (SELECT json_group_array(t.token_rowid) FROM token_terms t
+            WHERE t.tenant_id = b.tenant_id AND t.field = b.field AND t.value = b.value) FROM broad_terms b`,
+    typed: { 3: 'u32' },
+  },
+];
+
+/** Reads BUILD_STATEMENTS from a database file off the event loop (CountWorker.snapshot). */
+export type SnapshotReader = (file: string, statements: SnapshotStatement[]) => Promise<unknown[][][]>;
 
 export class TokenBitmapFollower {
   private bitmaps: TokenBitmaps | null = null;
@@ -17,10 +46,14 @@ export class TokenBitmapFollower {
   /** The last token_changes entry the bitmaps reflect. */
   private seq = 0;
   private builds = 0;
+  /** The build off the event loop under way, if any. */
+  private building: Promise<void> | null = null;
 
   constructor(
     private readonly model: SqliteReadModel,
     private readonly broadPosting = BROAD_POSTING,
+    /** Without one, every build runs on the event loop. */
+    private readonly offThread: SnapshotReader | null = null,
   ) {}
 
   /** How many times the bitmaps were built from scratch (tests). */
@@ -28,7 +61,7 @@ export class TokenBitmapFollower {
     return this.builds;
   }
 
-  /** The bitmaps, caught up with every change committed to the live file. */
+  /** The bitmaps, caught up with every change committed to the live file (built here, on the event loop, if need be). */
   current(): TokenBitmaps {
     const db = this.model.database;
     if (this.bitmaps === null || this.builtFrom !== db) this.build(db);
@@ -36,39 +69,61 @@ export class TokenBitmapFollower {
     return this.bitmaps!;
   }
 
+  /**
+   * Null when the bitmaps are built from the live file (or there were none yet: the first build, at start-up, runs
+   * in `current`). Otherwise, after a swap, the build off the event loop: started here once, awaited by searches.
+   */
+  ready(): Promise<void> | null {
+    const db = this.model.database;
+    if (this.bitmaps === null || this.builtFrom === db || this.offThread === null) return null;
+    return (this.building ??= this.buildOffThread(db).finally(() => (this.building = null)));
+  }
+
+  /** Never rejects: when the worker fails, the build runs here instead, and if that fails too the next call retries. */
+  private async buildOffThread(db: SqliteDatabase): Promise<void> {
+    try {
+      this.ensureBroadTerms(db);
+      const rows = await this.offThread!(this.model.path, BUILD_STATEMENTS);
+      // Swapped again meanwhile: the next ready() builds from that file.
+      if (this.model.database !== db || !db.open) return;
+      this.load(db, rows);
+    } catch {
+      try {
+        if (this.model.database === db && db.open && this.builtFrom !== db) this.build(db);
+      } catch {
+        // The file is being swapped or closed.
+      }
+    }
+  }
+
   private build(db: SqliteDatabase): TokenBitmaps {
     this.ensureBroadTerms(db);
+    const rows = db.transaction(() =>
+      BUILD_STATEMENTS.map(({ sql, typed }) => {
+        const all = statement(db, sql).raw().all() as unknown[][];
+        if (typed) for (const row of all) for (const column of Object.keys(typed)) row[Number(column)] = JSON.parse(row[Number(column)] as string);
+        return all;
+      }),
+    )();
+    return this.load(db, rows);
+  }
+
+  /** Makes bitmaps of what BUILD_STATEMENTS read from `db`, in one transaction, and puts them in use. */
+  private load(db: SqliteDatabase, [seq, maxRowid, groups, modified, expiring, broad]: unknown[][][]): TokenBitmaps {
     const hints: PostingHint[] = [];
     const bitmaps = new TokenBitmaps(sqlitePostings(() => this.model.database), this.broadPosting, (...hint) => hints.push(hint));
-    // Aggregated in SQLite from covering indexes (no document is read), one JSON array per group of rows.
-    db.transaction(() => {
-      this.seq = lastSeq(db);
-      bitmaps.reserve((statement(db, 'SELECT MAX(rowid) FROM tokens').pluck().get() as number | null) ?? 0);
-      const groups = statement(
-        db,
-        `SELECT tenant_id, type, created_by_l, json_group_array(rowid), json_group_array(created_at_ms)
-         FROM tokens INDEXED BY tokens_columns GROUP BY tenant_id, type, created_by_l`,
-      ).raw();
-      for (const [tenant, type, creator, rowids, times] of groups.all() as string[][]) bitmaps.loadGroup(tenant, type, creator, JSON.parse(rowids), JSON.parse(times));
-      const modified = statement(
-        db,
-        'SELECT rowid, tenant_id, modified_by_l, modified_at_ms FROM tokens INDEXED BY tokens_modified WHERE modified_at_ms IS NOT NULL',
-      ).raw();
-      for (const [rowid, tenant, by, at] of modified.all() as Array<[number, string, string, number]>) bitmaps.loadModified(tenant, rowid, by, at);
-      const expiring = statement(db, 'SELECT rowid, tenant_id, expires_at_ms FROM tokens INDEXED BY tokens_expiring WHERE expires_at_ms IS NOT NULL').raw();
-      for (const [rowid, tenant, at] of expiring.all() as Array<[number, string, number]>) bitmaps.loadExpiry(tenant, rowid, at);
-      const broad = statement(
-        db,
-        `SELECT b.tenant_id, b.field, b.value, (SELECT json_group_array(t.token_rowid) FROM token_terms t
-           WHERE t.tenant_id = b.tenant_id AND t.field = b.field AND t.value = b.value) FROM broad_terms b`,
-      ).raw();
-      for (const [tenant, field, value, rowids] of broad.all() as string[][]) {
-        const members = JSON.parse(rowids) as number[];
-        if (members.length > 0) bitmaps.addPosting(tenant, field, value, members);
-        else hints.push(['empty', tenant, field, value]); // emptied while no process followed the file
-      }
-      bitmaps.finishLoad();
-    })();
+    bitmaps.reserve((maxRowid[0]?.[0] as number | null) ?? 0);
+    for (const [tenant, type, creator, rowids, times] of groups as Array<[string, string, string, Numbers, Numbers]>) {
+      bitmaps.loadGroup(tenant, type, creator, rowids, times);
+    }
+    for (const [rowid, tenant, by, at] of modified as Array<[number, string, string, number]>) bitmaps.loadModified(tenant, rowid, by, at);
+    for (const [rowid, tenant, at] of expiring as Array<[number, string, number]>) bitmaps.loadExpiry(tenant, rowid, at);
+    for (const [tenant, field, value, members] of broad as Array<[string, string, string, Numbers]>) {
+      if (members.length > 0) bitmaps.addPosting(tenant, field, value, members);
+      else hints.push(['empty', tenant, field, value]); // emptied while no process followed the file
+    }
+    bitmaps.finishLoad();
+    this.seq = (seq[0]?.[0] as number | undefined) ?? 0;
     this.bitmaps = bitmaps;
     this.builtFrom = db;
     this.builds += 1;

@@ -12,7 +12,8 @@ import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/token-se
 import { SqliteReadModel } from '../sqlite-read-model';
 import { SqliteTokenSearchIndex, tokensTable, type SqliteTokenSearchOptions } from './sqlite-tokens';
 import { aTokenDocument } from '../../../../../../test/contract/token-search.contract';
-import { listBroadTerms, TokenBitmapFollower } from './token-bitmap-follower';
+import { CountWorker } from './count-worker';
+import { listBroadTerms, TokenBitmapFollower, type SnapshotReader } from './token-bitmap-follower';
 
 const A = 'tenant-a';
 const B = 'tenant-b';
@@ -78,6 +79,28 @@ class Vault {
       return { collection: PURGE_TENANT, id: change.purge, revision: this.position, doc: null };
     });
     await through.commit(rows, { commit: this.position, prepare: this.position });
+  }
+
+  /**
+   * A rebuild by another process, swapped in, and followed by this one: the new file holds exactly `docs` (the
+   * reference side becomes them).
+   */
+  async swapIn(docs: TokenDocument[]): Promise<void> {
+    const other = SqliteReadModel.open(this.dir, [tokensTable]);
+    try {
+      const target = await other.createRebuildTarget();
+      this.position += 1n;
+      this.docs.clear();
+      const rows: DocumentChange[] = docs.map((doc) => {
+        this.docs.set(tokenKey(doc.tenant_id, doc.id), doc);
+        return { collection: 'tokens', id: tokenKey(doc.tenant_id, doc.id), revision: this.position, doc: doc as never };
+      });
+      await target.store.commit(rows, { commit: this.position, prepare: this.position });
+      await target.swapIn();
+    } finally {
+      await other.close();
+    }
+    expect(this.model.followPointer()).toBe(true);
   }
 
   live(tenantId: string): TokenDocument[] {
@@ -786,5 +809,88 @@ describe('Search bitmaps: listing the broad postings of a whole file (a rebuild,
         [A, 'metadata.tier', 'gold'],
       ]);
       expect(db.prepare('SELECT key, value FROM token_index_state').raw().all()).toEqual([['broad_terms', 'complete']]);
+    }));
+});
+
+describe('Search bitmaps: after a rebuild is swapped in', () => {
+  const t = (n: number, overrides: Partial<TokenDocument> = {}) => aToken({ id: uuid(n), created_at: iso(BASE + 10 * n), ...overrides });
+  const before = [t(1, { containers: ['/pii/high/'] }), t(2, { type: 'social_security_number', search_hashes: ['6789'] }), t(3)];
+  // What the rebuilt file holds differs from the old one: a token gone, one changed, new ones in both tenants.
+  const rebuilt = [
+    t(1, { containers: ['/pci/high/'], metadata: { customer: 'acme' } }),
+    t(3),
+    t(4, { type: 'card_number', containers: ['/pci/high/'] }),
+    t(5, { tenant_id: B, containers: ['/pci/high/'] }),
+  ];
+  const queries = [null, parseQuery('container:"/pci/high/"'), parseQuery('NOT type:card_number'), parseQuery('data:6789 OR metadata.customer:acme')];
+
+  /** A follower whose builds after a swap read through a real worker thread; `reads` names the files it read. */
+  const withFollower = async (vault: Vault, reader: (worker: CountWorker) => SnapshotReader, run: (follower: TokenBitmapFollower) => Promise<void>) => {
+    const worker = new CountWorker();
+    try {
+      await run(new TokenBitmapFollower(vault.model, 1, reader(worker)));
+    } finally {
+      await worker.close();
+    }
+  };
+
+  it('builds from the new file on the worker thread, once, and catches up with what was committed while it read', () =>
+    withVault(async (vault) => {
+      const reads: string[] = [];
+      await withFollower(
+        vault,
+        (worker) => (file, statements) => {
+          reads.push(file);
+          return worker.snapshot(file, statements);
+        },
+        async (follower) => {
+          await vault.commit(before.map((put) => ({ put })));
+          expectFollowed(vault, follower, A, null); // the first build, on the event loop (start-up)
+          expect(follower.ready()).toBeNull();
+          expect(reads).toEqual([]);
+
+          await vault.swapIn(rebuilt);
+          const pending = follower.ready();
+          expect(pending).not.toBeNull();
+          expect(follower.ready()).toBe(pending); // one build at a time
+          // Committed while the worker reads: in its snapshot or caught up from token_changes afterwards.
+          await vault.commit([{ put: t(6, { containers: ['/pci/high/'], search_hashes: ['6789'] }) }, { remove: rebuilt[1] }]);
+          await pending;
+
+          expect(follower.ready()).toBeNull();
+          expect(reads).toEqual([vault.model.path]);
+          for (const tenantId of [A, B]) for (const query of queries) expectFollowed(vault, follower, tenantId, query);
+          expect(follower.buildCount).toBe(2);
+        },
+      );
+    }));
+
+  it('builds on the event loop instead when the worker fails', () =>
+    withVault(async (vault) => {
+      await withFollower(
+        vault,
+        () => async () => {
+          throw new Error('worker gone');
+        },
+        async (follower) => {
+          await vault.commit(before.map((put) => ({ put })));
+          expectFollowed(vault, follower, A, null);
+          await vault.swapIn(rebuilt);
+          await follower.ready();
+          expect(follower.ready()).toBeNull();
+          for (const tenantId of [A, B]) for (const query of queries) expectFollowed(vault, follower, tenantId, query);
+          expect(follower.buildCount).toBe(2);
+        },
+      );
+    }));
+
+  it.each(BROAD_POSTINGS)('a search right after the swap waits for the build and answers from the new file (%s)', (_title, options) =>
+    withVault(async (vault) => {
+      const index = vault.index(options);
+      await vault.commit(before.map((put) => ({ put })));
+      for (const query of queries) await expectPage(index, vault, { tenantId: A, query });
+      await vault.swapIn(rebuilt);
+      const searches = queries.flatMap((query) => [A, B].map((tenantId) => expectPage(index, vault, { tenantId, query })));
+      await Promise.all(searches);
     }));
 });

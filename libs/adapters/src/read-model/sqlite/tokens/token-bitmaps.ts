@@ -151,6 +151,9 @@ export interface PostingSource {
   byFingerprint(tenantId: string, fingerprint: string): number[];
 }
 
+/** Rowids or times as the build reads them: an array, or a typed array from the worker thread. */
+export type Numbers = ArrayLike<number> & Iterable<number>;
+
 export class TokenBitmaps {
   private readonly tenants = new Map<string, TenantSets>();
   private readonly columns = new Columns();
@@ -173,7 +176,7 @@ export class TokenBitmaps {
   }
 
   /** Loads rows that share tenant, type and creator (the build): their rowids and creation times, in any order. */
-  loadGroup(tenantId: string, type: string, createdBy: string, rowids: number[], createdAt: number[]): void {
+  loadGroup(tenantId: string, type: string, createdBy: string, rowids: Numbers, createdAt: Numbers): void {
     const c = this.columns;
     const typeCode = this.strings.code(type);
     const creator = this.strings.code(createdBy);
@@ -270,7 +273,7 @@ export class TokenBitmaps {
   }
 
   /** Adds a broad posting whole (the build, which knows every member). */
-  addPosting(tenantId: string, field: string, value: string, rowids: readonly number[]): void {
+  addPosting(tenantId: string, field: string, value: string, rowids: Numbers): void {
     const sets = this.tenant(tenantId);
     const bitmap = new RoaringBitmap32(rowids);
     bitmap.runOptimize();
