@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadMasterKey, MASTER_KEY_FILE, MasterKeyError } from './master-key';
@@ -66,5 +66,20 @@ describe('the generated development key', () => {
     const message = messageOf(() => loadMasterKey({ configured: undefined, dataDir, allowGenerated: true }));
     expect(message).toContain(`${file} must be the base64 encoding of exactly 32 bytes`);
     expect(message).not.toContain('c2hvcnQ=');
+  });
+});
+
+describe('drafts of the generated key', () => {
+  it('are removed at start-up when a process died while publishing one (older than a minute), not while one may be in use', () => {
+    mkdirSync(dataDir, { recursive: true });
+    const stale = join(dataDir, 'master.key.4242.00aa11bb22cc.tmp');
+    const fresh = join(dataDir, 'master.key.4343.33dd44ee55ff.tmp');
+    const unrelated = join(dataDir, 'master.key.notes.tmp');
+    for (const file of [stale, fresh, unrelated]) writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    for (const file of [stale, unrelated]) utimesSync(file, twoMinutesAgo, twoMinutesAgo);
+
+    loadMasterKey({ configured: undefined, dataDir, allowGenerated: true });
+    expect([stale, fresh, unrelated].map(existsSync)).toEqual([false, true, true]);
   });
 });

@@ -1,8 +1,8 @@
 // The master key that derives every tenant key: from VAULT_MASTER_KEY, or in embedded development from a generated
 // file in the data directory. No message here ever includes the key or the variable's value.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile } from '../sqlite/private-files';
 
 export const MASTER_KEY_BYTES = 32;
@@ -46,6 +46,7 @@ export function loadMasterKey({ configured, dataDir, allowGenerated }: MasterKey
   ensurePrivateDir(dataDir);
   // A key file copied in (or left by an older version) with a wider mode is narrowed before it is used.
   restrictFile(file);
+  removeStaleDrafts(dataDir);
   const existing = readKeyFile(file);
   if (existing !== null) return { key: decode(existing, file), source: 'file', generated: false, file };
   const key = randomBytes(MASTER_KEY_BYTES);
@@ -53,28 +54,70 @@ export function loadMasterKey({ configured, dataDir, allowGenerated }: MasterKey
   return { key: decode(readKeyFile(file) ?? '', file), source: 'file', generated: false, file };
 }
 
+/** A draft older than this was left by a process that died while publishing its key (a draft lives milliseconds). */
+const STALE_DRAFT_MS = 60_000;
+const DRAFT = /^master\.key\.\d+\.[0-9a-f]+\.tmp$/;
+
 /**
  * Writes the key to a file of its own, then links it as `file`: the name appears with the whole key or not at all, so a
  * process starting at the same moment never reads a half-written file. False when another process linked its key first;
- * that key wins, as it may already be in use.
+ * that key wins, as it may already be in use. On a file system without hard links, the key is written in place (`wx`).
  */
 function publishKeyFile(file: string, key: Buffer): boolean {
+  const text = `${key.toString('base64')}\n`;
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(draft, 'wx', PRIVATE_FILE_MODE);
   try {
-    writeSync(fd, `${key.toString('base64')}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    const fd = openSync(draft, 'wx', PRIVATE_FILE_MODE);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     linkSync(draft, file);
+    syncDirectory(dirname(file));
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return false;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
   } finally {
     rmSync(draft, { force: true });
+  }
+  try {
+    // `wx`: never overwrite a key file another process created meanwhile.
+    writeFileSync(file, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** Drafts of processes that died while publishing: each holds a key that is either the published one or never used. */
+function removeStaleDrafts(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!DRAFT.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_DRAFT_MS) rmSync(path, { force: true });
+    } catch {
+      // Removed meanwhile by its own process or another one.
+    }
+  }
+}
+
+/** Makes the new name durable (where the platform can sync a directory). */
+function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Not supported here: the name is as durable as the file system makes it.
   }
 }
 

@@ -11,19 +11,20 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('FileLock', () => {
-  it('is held from acquire to release, and a second acquire waits, then fails', () => {
+  it('is held from acquire to release; this process asking again is refused at once, and it is still held', () => {
     const file = join(dir, 'LOCK');
     expect(FileLock.isHeld(file)).toBe(false);
     const lock = FileLock.acquire(file);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(FileLock.isHeld(file)).toBe(true);
-    expect(() => FileLock.acquire(file, 50)).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
+    expect(() => FileLock.acquire(file, 50)).toThrow('already locked by this process');
+    expect(FileLock.isHeld(file)).toBe(true);
     lock.release();
     expect(FileLock.isHeld(file)).toBe(false);
     FileLock.acquire(file, 50).release();
   });
 
-  it('is free again when the process holding it is killed', async () => {
+  it('makes another process wait, then fail; and is free again when the process holding it is killed', async () => {
     const file = join(dir, 'LOCK');
     FileLock.acquire(file).release();
     // Another process takes the same lock the same way, says so, and waits to be killed.
@@ -37,6 +38,7 @@ describe('FileLock', () => {
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     expect(FileLock.isHeld(file)).toBe(true);
+    expect(() => FileLock.acquire(file, 50)).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     expect(FileLock.isHeld(file)).toBe(false);

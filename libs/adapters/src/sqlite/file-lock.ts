@@ -3,23 +3,36 @@
 // holder never leaves it locked.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { ensurePrivateDir, preparePrivateDatabaseFile } from './private-files';
 
-export class FileLock {
-  private constructor(private readonly db: Database.Database) {}
+/** Lock files this process holds. */
+const held = new Set<string>();
 
-  /** Waits up to `waitMs` for the lock (another process holding it briefly), then throws. */
+export class FileLock {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+  ) {}
+
+  /**
+   * Waits up to `waitMs` for the lock (another process holding it briefly), then throws. Not reentrant: asking again
+   * for a lock this process holds throws at once (opening and closing the file again, as this does first, would drop
+   * the process's POSIX lock on it, and SQLite would then wait for itself).
+   */
   static acquire(file: string, waitMs = 30_000): FileLock {
-    ensurePrivateDir(dirname(file));
-    preparePrivateDatabaseFile(file);
-    const db = new Database(file);
+    const path = resolve(file);
+    if (held.has(path)) throw new Error(`${path} is already locked by this process`);
+    ensurePrivateDir(dirname(path));
+    preparePrivateDatabaseFile(path);
+    const db = new Database(path);
     try {
       db.pragma(`busy_timeout = ${waitMs}`);
       // In WAL mode an exclusive transaction would not keep readers out, and isHeld could not see it.
       db.pragma('journal_mode = DELETE');
       db.exec('BEGIN EXCLUSIVE');
-      return new FileLock(db);
+      held.add(path);
+      return new FileLock(db, path);
     } catch (error) {
       db.close();
       throw error;
@@ -51,7 +64,11 @@ export class FileLock {
 
   release(): void {
     if (!this.db.open) return;
-    this.db.exec('COMMIT');
-    this.db.close();
+    held.delete(this.file);
+    try {
+      this.db.exec('COMMIT');
+    } finally {
+      this.db.close();
+    }
   }
 }

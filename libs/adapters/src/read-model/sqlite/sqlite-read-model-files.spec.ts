@@ -43,6 +43,16 @@ describe('read model files', () => {
     expect(files().filter((name) => name.endsWith('-rebuilding'))).toEqual([]);
   });
 
+  it('a rebuild discarded after its swap wrote the pointer (a failure on the way out) keeps the file it made current', async () => {
+    const model = readModel();
+    const target = await model.createRebuildTarget();
+    await target.swapIn();
+    const swapped = current();
+    await target.discard();
+    expect(current()).toBe(swapped);
+    expect(existsSync(join(dir(), swapped))).toBe(true);
+  });
+
   it('a discarded rebuild leaves no file behind', async () => {
     const model = readModel();
     const before = files();

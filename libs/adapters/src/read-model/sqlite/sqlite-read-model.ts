@@ -144,9 +144,18 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     const file = newFileName();
     // Taken before the file exists, under the directory lock: no removeStaleFiles ever sees the file unclaimed.
     const building = withDirectoryLock(this.dir, () => FileLock.acquire(join(this.dir, file + REBUILDING_SUFFIX)));
+    // Never throws: a swap that wrote the pointer must not be discarded (that would delete the file just made current).
     const finished = () => {
-      rmSync(join(this.dir, file + REBUILDING_SUFFIX), { force: true });
-      building.release();
+      try {
+        rmSync(join(this.dir, file + REBUILDING_SUFFIX), { force: true });
+      } catch {
+        // Left behind, unlocked: the next removeStaleFiles takes it with the rest of a stale file, never with the current.
+      }
+      try {
+        building.release();
+      } catch {
+        // The lock goes with the connection, closed here or when this process exits.
+      }
     };
     let db: SqliteDatabase;
     try {
@@ -187,7 +196,8 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
         await thread.terminate();
         if (db.open) db.close();
         withDirectoryLock(this.dir, () => {
-          removeDatabaseFiles(this.dir, file);
+          // A rebuild that failed after its swap wrote the pointer: the file is live now and stays.
+          if (readPointer(this.dir, '') !== file) removeDatabaseFiles(this.dir, file);
           finished();
         });
       },
@@ -240,7 +250,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
    */
   removeStaleFiles(): void {
     withDirectoryLock(this.dir, () => {
-      const current = readFileSync(join(this.dir, POINTER), 'utf8').trim();
+      const current = readPointer(this.dir, this.file);
       const names = readdirSync(this.dir);
       const bases = new Set(names.filter((name) => name.startsWith('readmodel-')).map(baseFileOf));
       for (const base of bases) {
@@ -332,6 +342,16 @@ const newFileName = () => `readmodel-${Date.now()}-${randomBytes(4).toString('he
 
 /** The database file a directory entry belongs to: itself, or the file it is a companion or rebuild lock of. */
 const baseFileOf = (name: string) => name.replace(/-(wal|shm|journal)$/, '').replace(new RegExp(`${REBUILDING_SUFFIX}$`), '');
+
+/** The file CURRENT names, or `otherwise` when there is no pointer. */
+function readPointer(dir: string, otherwise: string): string {
+  try {
+    return readFileSync(join(dir, POINTER), 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return otherwise;
+    throw error;
+  }
+}
 
 function withDirectoryLock<T>(dir: string, work: () => T): T {
   const lock = FileLock.acquire(join(dir, DIRECTORY_LOCK));
