@@ -288,7 +288,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
 
   async search(request: TokenSearchRequest): Promise<Page<TokenDocument>> {
     if (this.bitmaps) {
-      await this.bitmapsBuilt();
+      if (this.bitmaps.ready() !== null) await this.bitmapsBuilt();
       return this.searchBitmaps(request);
     }
     return this.searchSql(request);
