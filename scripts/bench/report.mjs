@@ -214,6 +214,7 @@ export function rebuild(r, baselineResult) {
         ['API switched to the rebuilt file (its log line), after the CLI exited', `${int(r.switched_after_ms)} ms`],
         ['API ready with lag 0 and the sample found, after the CLI exited', `${r.ready_with_lag_0 ? 'yes' : 'NO'}, after ${int(r.ready_after_ms)} ms`],
         ['GET /health/live every 20 ms during the rebuild and the switch: slowest answer (the event loop held)', `${ms(r.live_probe.max_ms)} (p50 ${ms(r.live_probe.p50_ms)}, ${int(r.live_probe.answers)} answers)`],
+        ['  of those asked while the CLI ran / after it exited (following the swap)', `${ms(r.live_probe.during_cli_max_ms) ?? '—'} / ${ms(r.live_probe.after_cli_max_ms) ?? '—'}`],
         ['tokens visible to search afterwards', int(r.visible_after)],
       ],
     ),

@@ -44,7 +44,8 @@ export async function rebuild(ctx) {
   const outcome = await exitWithinTimeLeft(ctx, child);
   clearInterval(memTimer);
   ctx.children.delete(child);
-  const wall = (performance.now() - started) / 1000;
+  const cliExitedAt = performance.now();
+  const wall = (cliExitedAt - started) / 1000;
   if (outcome.timeout) throw new BenchError(`rebuild: out of time (--max-minutes ${opts.maxMinutes})`);
   if (outcome.code !== 0) throw new BenchError(`rebuild exited with ${outcome.code ?? outcome.signal}:\n${stderrTail.join('\n')}`);
   let result;
@@ -70,7 +71,7 @@ export async function rebuild(ctx) {
   const readyAfter = Math.round(performance.now() - switchStarted);
   const visible = await countTokens(ctx);
   await sleep(1000);
-  const hold = await probe.stop();
+  const hold = await probe.stop(cliExitedAt);
   if (!found) ctx.warn('rebuild: within 60 s the API was not ready with lag 0 and the sampled token found');
   if (visible !== ctx.created) ctx.warn(`rebuild: search counts ${visible} tokens afterwards, ${ctx.created} before`);
   ctx.results.rebuild = {
@@ -86,23 +87,35 @@ export async function rebuild(ctx) {
   ctx.log(report.rebuild(ctx.results.rebuild, ctx.results.baseline));
 }
 
-/** Polls GET /health/live every 20 ms until stopped; resolves the number of answers and the slowest, in ms. */
+/**
+ * Polls GET /health/live every 20 ms until stopped; resolves the number of answers and the slowest, in ms, overall and
+ * apart for the answers asked while the CLI ran (its rebuild shares the cores with the API) and after it exited (the
+ * API following the swap).
+ */
 function holdProbe(ctx) {
   let stopped = false;
-  const times = [];
+  const answers = [];
   const done = (async () => {
     while (!stopped) {
+      const asked = performance.now();
       const res = await request(ctx.service.port, 'GET', '/health/live', { timeoutMs: 60_000 });
-      if (res.status === 200) times.push(res.ms);
+      if (res.status === 200) answers.push({ asked, ms: res.ms });
       await sleep(20);
     }
   })();
   return {
-    stop: async () => {
+    stop: async (cliExitedAt) => {
       stopped = true;
       await done;
-      const { count, p50, max } = summarize(times);
-      return { answers: count, max_ms: max, p50_ms: p50 };
+      const { count, p50, max } = summarize(answers.map((a) => a.ms));
+      const slowest = (list) => (list.length ? summarize(list.map((a) => a.ms)).max : null);
+      return {
+        answers: count,
+        max_ms: max,
+        p50_ms: p50,
+        during_cli_max_ms: slowest(answers.filter((a) => a.asked < cliExitedAt)),
+        after_cli_max_ms: slowest(answers.filter((a) => a.asked >= cliExitedAt)),
+      };
     },
   };
 }
