@@ -87,6 +87,36 @@ describe('data at rest', () => {
     scan();
   });
 
+  it("leaves no fingerprint or search hash of a deleted token in any file: its data cannot be guessed back from them", async () => {
+    const ssn = '771-23-9915';
+    const created = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'social_security_number', data: ssn });
+    expect(created.status).toBe(201);
+    const { id, tenant_id: tenantId, fingerprint } = created.body as { id: string; tenant_id: string; fingerprint: string };
+
+    // What an attacker holding the data dir computes for a guess: the keys come from master.key and keys.sqlite.
+    const master = loadMasterKey({ configured: undefined, dataDir: test.dataDir, allowGenerated: true });
+    const keys = SqliteKeyStore.open(test.dataDir);
+    let hashes: string[];
+    try {
+      const crypto = new AesGcmTokenCrypto(master.key, keys);
+      // The type's default search indexes: as given, without delimiters, last 4.
+      hashes = [ssn, ssn.replace(/-/g, ''), ssn.slice(-4)].map((value) => crypto.searchHash(tenantId, value));
+    } finally {
+      keys.close();
+    }
+    const needles = [fingerprint, ...hashes].map((value) => Buffer.from(value));
+    const holders = (needle: Buffer) => filesUnder(test.dataDir).filter((file) => readFileSync(file).includes(needle));
+
+    // While the token lives, the read model has each of them (its search index); the event log keeps them sealed.
+    for (const needle of needles) {
+      expect(holders(needle).length).toBeGreaterThan(0);
+      expect(holders(needle).filter((file) => !file.includes('readmodel'))).toEqual([]);
+    }
+
+    expect((await test.http().delete(`/tokens/${id}`).set('SVC-API-KEY', key)).status).toBe(204);
+    for (const needle of needles) expect(holders(needle)).toEqual([]);
+  });
+
   it('shreds a deleted token: its ciphertext in the event log can no longer be decrypted', async () => {
     const created = await test.http().post('/tokens').set('SVC-API-KEY', key).send({ type: 'token', data: 'shred me' });
     const id = created.body.id;

@@ -36,3 +36,4 @@ export * from './projections/audit.projection';
 export * from './use-cases/audit-log';
 export * from './ports/projector-lease';
 export * from './projections/leased-projector';
+export * from './commands/sealed-token-index';

@@ -1,8 +1,10 @@
 // Every Nest injection token, in one place. The ports they stand for are owned by libs/domain and libs/application
 // (interfaces there); only the wiring in this library and the apps needs a runtime token to inject them by.
 
-/** The event log (port: EventStore in libs/application). */
+/** The event log (port: EventStore in libs/application), tokens' fingerprints and search hashes sealed in it. */
 export const EVENT_STORE = Symbol('EventStore');
+/** The same log as written (sealed indexes left sealed): for the key shredder, which reads only deletions. */
+export const RAW_EVENT_STORE = Symbol('RawEventStore');
 /** Encryption, fingerprints and search hashes (port: TokenCrypto in libs/domain). */
 export const TOKEN_CRYPTO = Symbol('TokenCrypto');
 /** The tenant keys (the TokenCrypto adapter holds them): destroyed by a tenant's deletion, asked on every request. */

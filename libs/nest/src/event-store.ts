@@ -1,13 +1,30 @@
-// Opens the configured event store, wrapped so that the API's metrics can count what is appended.
-import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, LogPosition, StreamAppend, SubscribeOptions } from '@vault/application';
+// Opens the configured event store: the store itself (what the key shredder follows), and the one everything else
+// uses, which seals tokens' fingerprints and search hashes in the log and counts appends for the API's metrics.
+import {
+  SealedTokenIndexEventStore,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type LogPosition,
+  type StreamAppend,
+  type SubscribeOptions,
+} from '@vault/application';
 import { SqliteEventStore } from '@vault/adapters';
+import type { TokenCrypto } from '@vault/domain';
 import type { VaultConfig } from './config';
 
-export function openEventStore(config: VaultConfig): CountingEventStore {
-  if (config.eventStore === 'embedded') return new CountingEventStore(SqliteEventStore.open(config.dataDir, config.sync));
+/** The configured store, as written: token events' indexes sealed. Only for readers that need neither (the key shredder). */
+export function openRawEventStore(config: VaultConfig): EventStore {
+  if (config.eventStore === 'embedded') return SqliteEventStore.open(config.dataDir, config.sync);
   // Loaded only when configured, so the embedded default never loads the EventStoreDB client.
   const esdb: typeof import('@vault/adapters/esdb') = require('@vault/adapters/esdb');
-  return new CountingEventStore(esdb.EsdbEventStore.fromConnectionString(config.eventStore));
+  return esdb.EsdbEventStore.fromConnectionString(config.eventStore);
+}
+
+/** `raw` with tokens' fingerprints and search hashes sealed under their data keys in the log, and appends counted. */
+export function openEventStore(raw: EventStore, crypto: TokenCrypto): CountingEventStore {
+  return new CountingEventStore(new SealedTokenIndexEventStore(raw, crypto));
 }
 
 /** Called once per event type of each successful append, with how many events of that type it wrote. */

@@ -30,12 +30,13 @@ import {
 } from '@vault/adapters';
 import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime, TENANT_STREAM_PREFIX, type TenantKeys } from '@vault/domain';
 import { loadConfig, VaultConfig } from './config';
-import { openEventStore } from './event-store';
+import { openEventStore, openRawEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
 import { allProjections, openReadModels, ReadModels } from './read-models';
 import {
   ACCESS_LOG,
   EVENT_STORE,
+  RAW_EVENT_STORE,
   EXPRESSION_ENGINE,
   FORMULA_CODE_CHECKER,
   KEY_SHREDDER,
@@ -109,7 +110,8 @@ export class VaultCoreModule {
           // The CLI keeps stdout for its one JSON result line, so its logs go to stderr.
           useValue: new JsonLogger(config.logLevel, options.logTo === 'stderr' ? (line) => process.stderr.write(line + '\n') : undefined),
         },
-        { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
+        { provide: RAW_EVENT_STORE, useFactory: () => openRawEventStore(config) },
+        { provide: EVENT_STORE, inject: [RAW_EVENT_STORE, TOKEN_CRYPTO], useFactory: (raw: EventStore, crypto: TokenCrypto) => openEventStore(raw, crypto) },
         { provide: READ_MODELS, useFactory: () => openReadModels(config) },
         {
           provide: PROJECTOR,
@@ -185,7 +187,8 @@ export class VaultCoreModule {
           // Destroys the data key of every deleted token, from its own checkpoint in the key store (crypto-shredding).
           // The key of every deleted reactor's configuration too, and the key of every deleted tenant.
           provide: KEY_SHREDDER,
-          inject: [EVENT_STORE, KEY_STORE_HANDLE, LOGGER],
+          // The store as written: the shredder reads only deletions, so it opens no token's sealed index.
+          inject: [RAW_EVENT_STORE, KEY_STORE_HANDLE, LOGGER],
           useFactory: async (events: EventStore, keys: SqliteKeyStore, logger: JsonLogger) => {
             if (!options.shredder) return null;
             const shredder = new Projector(

@@ -8,6 +8,7 @@ import {
   DataKeyUnavailableError,
   type EncryptedData,
   type KeyStore,
+  type EncryptOptions,
   type SealPurpose,
   tenantDeletedError,
   type TenantKeys,
@@ -59,8 +60,8 @@ export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
     return destroyed;
   }
 
-  async encrypt(tenantId: string, tokenId: string, plaintext: string, purpose: SealPurpose = 'data'): Promise<EncryptedData> {
-    const dataKey = await this.dataKey(tenantId, tokenId, true);
+  async encrypt(tenantId: string, tokenId: string, plaintext: string, purpose: SealPurpose = 'data', options: EncryptOptions = {}): Promise<EncryptedData> {
+    const dataKey = await this.dataKey(tenantId, tokenId, !options.existingKey);
     try {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', dataKey, iv).setAAD(dataAad(tenantId, tokenId, purpose));

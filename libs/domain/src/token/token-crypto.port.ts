@@ -19,18 +19,26 @@ export interface EncryptedData {
 }
 
 /**
- * What an envelope holds: the token's data, or its evaluated mask (sealed with the same key, bound to its purpose), or
- * a reactor's configuration (sealed under a key of its own, `reactor:<id>`). The purpose is part of the authenticated
+ * What an envelope holds: the token's data, or its evaluated mask, or its fingerprint and search hashes as the event log
+ * keeps them (`index`; both sealed with the same key, bound to their purpose), or a reactor's configuration (sealed under a key of its own, `reactor:<id>`). The purpose is part of the authenticated
  * data, so an envelope of one purpose never opens as another: a sealed configuration is no token ciphertext.
  */
-export type SealPurpose = 'data' | 'mask' | 'reactor_configuration';
+export type SealPurpose = 'data' | 'mask' | 'index' | 'reactor_configuration';
+
+export interface EncryptOptions {
+  /**
+   * Only with the token's existing data key: rejects with DataKeyUnavailableError instead of creating one (a token
+   * deleted meanwhile must not get a new key).
+   */
+  existingKey?: boolean;
+}
 
 export interface TokenCrypto {
   /**
    * Seals `plaintext` with the token's data key, creating and storing that key on first use. Updates reuse the key,
    * so a rejected or lost update never leaves the current ciphertext without its key.
    */
-  encrypt(tenantId: string, tokenId: string, plaintext: string, purpose?: SealPurpose): Promise<EncryptedData>;
+  encrypt(tenantId: string, tokenId: string, plaintext: string, purpose?: SealPurpose, options?: EncryptOptions): Promise<EncryptedData>;
   /** Opens an envelope of that purpose; rejects with DataKeyUnavailableError once the key is destroyed, or on tampering. */
   decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData, purpose?: SealPurpose): Promise<string>;
   /** Base58 of a keyed hash of `type` and the evaluated fingerprint expression: equal within a tenant, unrelated across. */

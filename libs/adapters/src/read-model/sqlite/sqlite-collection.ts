@@ -16,6 +16,11 @@ export interface SqliteCollection {
   /** Removes every document of a deleted tenant; absent for collections that keep no tenant's documents (tenants). */
   purgeTenant?(db: SqliteDatabase, tenantId: string): void;
   /**
+   * Its rows hold values computed from token data (keyed hashes), which must not outlive the token: a commit that
+   * removes one (or purges a tenant) truncates the WAL, whose old page images would otherwise keep them.
+   */
+  derivedFromData?: boolean;
+  /**
    * Rows for documents that are certainly not in the file yet (a rebuild's fresh file): exactly the rows `upsert` would
    * write for them one by one, as multi-row INSERTs. Absent: the rebuild upserts them one by one.
    */

@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   decodePosition,
+  isTenantPurge,
   DocumentChange,
   LogPosition,
   ProjectionStore,
@@ -116,6 +117,11 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
 
   async commit(changes: DocumentChange[], checkpoint: LogPosition): Promise<void> {
     commitTo(this.db, this.byName, changes, checkpoint);
+    // secure_delete zeroes what the commit freed in the file, but the WAL still holds the pages as they were; before
+    // the commit's waiter answers the DELETE, they are copied back and the WAL emptied (as the key store does).
+    if (changes.some((change) => isTenantPurge(change) || (change.doc === null && this.byName.get(change.collection)?.derivedFromData))) {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
     this.statistics.changed(this.db, changes.length);
     for (const change of changes) this.stamps.set(change.collection, (this.stamps.get(change.collection) ?? 0) + 1);
   }

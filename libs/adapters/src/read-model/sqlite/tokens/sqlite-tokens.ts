@@ -152,6 +152,7 @@ export function termsOf(doc: TokenDocument): Array<[string, string]> {
 export const tokensTable: SqliteCollection = {
   name: 'tokens',
   schema: SCHEMA,
+  derivedFromData: true,
   deferredIndexes: QUERY_INDEXES,
   afterRebuild: (db) => listBroadTerms(db),
   /** `key` is the projection's document key (tenant and id); the row stores both apart, from the document. */
