@@ -1,6 +1,6 @@
 // ExpressionEngine on liquidjs: unknown filters fail at parse time, parsed templates are cached, work is bounded,
 // templates cannot reach the file system, and no error message carries token data.
-import { Liquid, LiquidError, type Template } from 'liquidjs';
+import { Drop, Liquid, LiquidError, type Template } from 'liquidjs';
 import { TOKEN_TYPES, tokenTypeRules, type ExpressionEngine } from '@vault/domain';
 import { CUSTOM_FILTERS, FilterArgumentError } from './liquid-filters';
 
@@ -167,6 +167,9 @@ export class LiquidExpressionEngine implements ExpressionEngine {
 }
 
 const renderValue = (value: unknown): string => {
+  // Liquid's `nil`/`null`, `empty` and `blank` literals are drops (objects), which JSON would render as `{}`: they
+  // render as what they stand for (nothing), so a search index of them is empty (400) and a mask shows nothing.
+  if (value instanceof Drop) value = value.valueOf();
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 };

@@ -49,6 +49,11 @@ describe('expressions over JSON data', () => {
     ["{{ data.name | split: ' ' }}", 'evaluates to a list'],
     ['{{ data.missing }}', 'evaluates to an empty value'],
     ['{{ data.nothing | default: "null" }}', 'evaluates to null'],
+    // Liquid's null and empty literals are objects inside liquidjs: they are empty, never the text `{}`.
+    ['{{ nil }}', 'evaluates to an empty value'],
+    ['{{ null }}', 'evaluates to an empty value'],
+    ['{{ empty }}', 'evaluates to an empty value'],
+    ['{{ blank }}', 'evaluates to an empty value'],
     ['{{ data.name | no_such_filter }}', 'an unknown filter'],
     ["{% include 'x' %}", 'an unknown tag'],
   ])('%s is a 400 on its index, without the data in the message', (expression, message) => {
