@@ -1,6 +1,7 @@
 // Token events: plain data, stored forever under these type strings. They never hold plaintext token data or anything
 // evaluated from it (API.md "What may be stored where"): the data and the evaluated mask are sealed under the token's
-// data key, the fingerprint and search values are keyed hashes.
+// data key, the fingerprint and search values are keyed hashes, which the log keeps sealed under that key as well
+// (SealedTokenIndexEventStore in libs/application: every reader of the log sees them as below).
 import { eventTypesOf, type DomainEvent } from '../shared/events';
 import type { EncryptedData } from './token-crypto.port';
 import type { TokenType } from './token-types';
