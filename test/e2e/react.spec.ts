@@ -132,7 +132,7 @@ describe('POST /reactors/{id}/react', () => {
   });
 
   it('turns a tokenize that is not a valid tokenize body into a 422 naming its paths', async () => {
-    const id = await createReactor(`return { raw: 1, tokenize: { card: { type: 'no_such_type', data: 'x' } } };`);
+    const id = await createReactor(`return { raw: { n: 1 }, tokenize: { card: { type: 'no_such_type', data: 'x' } } };`);
     const response = await react(id, { args: {} });
     expect(response.status).toBe(422);
     expect(response.body.errors.reactor).toEqual([expect.stringMatching(/tokenize/)]);
@@ -151,6 +151,21 @@ describe('POST /reactors/{id}/react', () => {
           ],
         },
       });
+    });
+
+    it('is a 400 for an optional parameter sent as null, as for any value not of its type', async () => {
+      const response = await react(strict, { args: { card: { number: '4111' }, amount: 5, note: null } });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual({ 'args.note': ['args.note must be a string.'] });
+    });
+
+    it('takes a body of at most 10,000 values, { args } included, before any detokenization: past it, a 400 on body', async () => {
+      const id = await createReactor('return { raw: { n: req.args.length } };');
+      // { args: [ …9,998 values ] } holds 10,000 values: the body object, the array and its items.
+      expect((await react(id, { args: Array(9_998).fill(0) })).body).toEqual({ tokens: null, raw: { n: 9_998 } });
+      const over = await react(id, { args: Array(9_999).fill(0) });
+      expect(over.status).toBe(400);
+      expect(over.body.errors).toEqual({ body: ['The body must hold at most 10000 values (containers, nulls and leaves).'] });
     });
 
     it('passes undeclared properties and an absent optional one', async () => {
@@ -200,12 +215,12 @@ describe('POST /reactors/{id}/react', () => {
 
   describe('access', () => {
     it('needs token:use: 403 for an application without it', async () => {
-      const id = await createReactor('return { raw: 1 };');
+      const id = await createReactor('return { raw: { n: 1 } };');
       expect((await react(id, { args: {} }, reader)).status).toBe(403);
     });
 
     it('is a 404 for an unknown, deleted or other tenant\'s reactor, and a 400 for a malformed id', async () => {
-      const id = await createReactor('return { raw: 1 };');
+      const id = await createReactor('return { raw: { n: 1 } };');
       const otherApp = await createApplication(
         test,
         { name: 'other user', type: 'private', permissions: ALL, rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }] },
@@ -219,13 +234,13 @@ describe('POST /reactors/{id}/react', () => {
     });
 
     it('runs the formula\'s current code: an update of the formula applies to the next invocation', async () => {
-      const formula = await admin().post('/reactor-formulas', aFormula('return { raw: "v1" };'));
+      const formula = await admin().post('/reactor-formulas', aFormula('return { raw: { v: 1 } };'));
       const reactor = await admin().post('/reactors', { name: 'Versioned', formula: { id: formula.body.id }, configuration: { api_key: 'k' } });
-      expect((await react(reactor.body.id, {})).body.raw).toBe('v1');
+      expect((await react(reactor.body.id, {})).body.raw).toEqual({ v: 1 });
       const { id: _id, status: _status, created_at: _c, created_by: _b, modified_at: _m, modified_by: _mb, tenant_id: _t, ...body } = formula.body;
-      const updated = await admin().put(`/reactor-formulas/${formula.body.id}`, { ...body, code: 'module.exports = async () => ({ raw: "v2" });' });
+      const updated = await admin().put(`/reactor-formulas/${formula.body.id}`, { ...body, code: 'module.exports = async () => ({ raw: { v: 2 } });' });
       expect(updated.status).toBe(200);
-      expect((await react(reactor.body.id, {})).body.raw).toBe('v2');
+      expect((await react(reactor.body.id, {})).body.raw).toEqual({ v: 2 });
     });
   });
 
@@ -255,5 +270,45 @@ describe('POST /reactors/{id}/react', () => {
         expect(response.body.errors.reactor).toEqual([expect.any(String)]);
       }
     });
+
+    // SPEC: the response is an object, and so is its raw; its tokenize is what POST /tokenize takes.
+    it.each<[string, string, RegExp]>([
+      ['a Date', 'return new Date(0);', /must return an object \{ raw, tokenize \} or nothing, not a Date\./],
+      ['a Map', 'return new Map([["raw", 1]]);', /not a Map\./],
+      ['a RegExp', 'return /x/;', /not a RegExp\./],
+      ['an Error', 'return new Error("x");', /not an Error\./],
+      ['a class instance with a raw field', 'return new (class { raw = { n: 1 }; })();', /not an instance of a class\./],
+      ['a raw that is a string', 'return { raw: "str" };', /raw is a string, not an object/],
+      ['a raw that is an array', 'return { raw: [1] };', /raw is an array, not an object/],
+    ])('is a 422 for %s returned', async (_title, code, message) => {
+      const response = await react(await createReactor(code), {});
+      expect(response.status).toBe(422);
+      expect(response.body).toMatchObject({ errors: { reactor: [expect.stringMatching(message)] } });
+    });
+
+    it.each([['"bare string"'], ['42'], ['true']])('is a 422, creating nothing, for a tokenize of %s, which POST /tokenize refuses', async (value) => {
+      const response = await react(await createReactor(`return { tokenize: ${value} };`), {});
+      expect(response.status).toBe(422);
+      expect(response.body.errors).toEqual({
+        reactor: [expect.stringMatching(/tokenize/)],
+        tokenize: [expect.stringMatching(/^tokenize must be a token create request, an array or an object, not a (string|number|boolean)\.$/)],
+      });
+    });
+
+    it('accepts a hashbang first line, as Node.js does', async () => {
+      const formula = await admin().post('/reactor-formulas', aFormula('', { code: '#!/usr/bin/env node\nmodule.exports = async () => ({ raw: { n: 1 } });' }));
+      expect(formula.status).toBe(201);
+      const reactor = await admin().post('/reactors', { name: 'Hashbang', formula: { id: formula.body.id }, configuration: { api_key: 'k' } });
+      expect((await react(reactor.body.id, {})).body).toEqual({ tokens: null, raw: { n: 1 } });
+    });
+
+    it.each([['module.exports = class {};'], ['module.exports = function* () {};'], ['module.exports = async function* () {};']])(
+      'refuses formula code that exports what cannot serve as the async function: %s',
+      async (code) => {
+        const response = await admin().post('/reactor-formulas', aFormula('', { code }));
+        expect(response.status).toBe(422);
+        expect(response.body.errors.code).toEqual([expect.stringMatching(/^module\.exports must be an async function .*, not an? (class|generator function|async generator function): /)]);
+      },
+    );
   });
 });

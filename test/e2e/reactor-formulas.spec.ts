@@ -104,6 +104,15 @@ describe('reactor formulas', () => {
     expect(Object.keys(response.body.errors)).toHaveLength(1);
   });
 
+  // SQLite's LIKE reads a pattern only up to its first NUL: `%00Mask` would match every name, never silently.
+  it.each([['name=%00'], ['name=%00Mask'], ['name=Ma%00sk'], ['name=mask*%00']])('answers 400 naming name for %s, on both lists', async (query) => {
+    for (const path of ['/reactor-formulas', '/reactors']) {
+      const response = await admin().get(`${path}?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual({ name: ['name must not contain the NUL character (%00)'] });
+    }
+  });
+
   it('keeps private formulas to their tenant: another tenant gets 404 on get, update and delete', async () => {
     const created = await admin().post('/reactor-formulas', aFormula({ name: 'Mine only' }));
     const id = created.body.id;
@@ -136,14 +145,27 @@ describe('reactor formulas', () => {
     expect(responses.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403]);
   });
 
-  it('answers 400 for non-UUID ids and 404 for unknown ones', async () => {
+  it('answers 400 for non-UUID ids and 404 for unknown ones, in the same words on every method', async () => {
     expect((await admin().get('/reactor-formulas/123')).status).toBe(400);
     expect((await admin().put('/reactor-formulas/123', aFormula())).status).toBe(400);
     expect((await admin().delete('/reactor-formulas/123')).status).toBe(400);
-    expect((await admin().get(`/reactor-formulas/${randomUUID()}`)).status).toBe(404);
-    expect((await admin().put(`/reactor-formulas/${randomUUID()}`, aFormula())).status).toBe(404);
-    expect((await admin().delete(`/reactor-formulas/${randomUUID()}`)).status).toBe(404);
+    const id = randomUUID();
+    const answers = [await admin().get(`/reactor-formulas/${id}`), await admin().put(`/reactor-formulas/${id}`, aFormula()), await admin().delete(`/reactor-formulas/${id}`)];
+    expect(answers.map((r) => [r.status, r.body.detail])).toEqual(Array(3).fill([404, 'Reactor formula was not found.']));
   });
+
+  it("lets 32 formula writes of one tenant sent at once wait their turn, without refusing another tenant's", async () => {
+    const id = (await admin().post('/reactor-formulas', aFormula({ name: 'burst 0' }))).body.id;
+    const [creates, updates, others] = await Promise.all([
+      Promise.all(Array.from({ length: 16 }, (_, n) => admin().post('/reactor-formulas', aFormula({ name: `burst create ${n}` })))),
+      Promise.all(Array.from({ length: 16 }, (_, n) => admin().put(`/reactor-formulas/${id}`, aFormula({ name: `burst update ${n}` })))),
+      Promise.all(Array.from({ length: 3 }, (_, n) => as(otherKey).post('/reactor-formulas', aFormula({ name: `other ${n}` })))),
+    ]);
+    expect(creates.map((r) => r.status)).toEqual(Array(16).fill(201));
+    // Updates of one formula race on its stream: a loser past its retries is a 409, never a 503.
+    for (const r of updates) expect([200, 409]).toContain(r.status);
+    expect(others.map((r) => r.status)).toEqual([201, 201, 201]);
+  }, 60_000);
 
   describe('validation over HTTP', () => {
     it.each<[string, Record<string, unknown>, number, string]>([

@@ -28,7 +28,7 @@ describe('reactors across read-model rebuilds', () => {
       await admin().post('/reactor-formulas', {
         name: 'Gateway',
         type: 'private',
-        code: 'module.exports = async () => ({ raw: 1 });',
+        code: 'module.exports = async () => ({ raw: { n: 1 } });',
         configuration: [{ name: 'api_key', type: 'string' }],
         request_parameters: [],
       })

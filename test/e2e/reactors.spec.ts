@@ -320,7 +320,7 @@ describe('reactors', () => {
       expect((await admin().get(`/reactor-formulas/${formula}`)).body.configuration).toEqual(aFormula().configuration.map((c) => ({ description: null, ...c })));
 
       // Reordered settings and new descriptions fit every reactor.
-      const compatible = await admin().put(`/reactor-formulas/${formula}`, aFormula({ code: 'module.exports = async () => ({ raw: 2 });', configuration: [...aFormula().configuration].reverse() }));
+      const compatible = await admin().put(`/reactor-formulas/${formula}`, aFormula({ code: 'module.exports = async () => ({ raw: { n: 2 } });', configuration: [...aFormula().configuration].reverse() }));
       expect(compatible.status).toBe(200);
 
       expect((await admin().delete(`/reactors/${reactor.id}`)).status).toBe(204);

@@ -162,7 +162,7 @@ describe('errors.reactor of POST /reactors/{id}/react', () => {
     const wideToken = (seed: number) => tokenOf('token', Array.from({ length: 9_000 }, (_, i) => (seed * 9_000 + i).toString(36).padStart(4, '0')));
 
     it('refuses more than 100,000 values once detokenized with a 400 on args, before any code runs', async () => {
-      const id = await reactorOf('module.exports = async () => ({ raw: "ran" });');
+      const id = await reactorOf('module.exports = async () => ({ raw: { ran: true } });');
       const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => wideToken(i)));
       const response = await as(caller).post(`/reactors/${id}/react`, { args: Object.fromEntries(ids.map((token, i) => [`t${i}`, `{{ ${token} }}`])) });
       expect(response.status).toBe(400);

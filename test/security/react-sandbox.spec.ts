@@ -89,11 +89,11 @@ describe('reactor code in the sandbox, over HTTP', () => {
     ['import()', "const fs = await import('fs'); return { raw: String(fs) };", /./],
     ["this.constructor.constructor('return process')()", "return { raw: this.constructor.constructor('return process')().env };", /process is not defined/],
     ['Function through a prototype', "return { raw: Object.getPrototypeOf(async () => {}).constructor('return process')() };", /./],
-    ['Atomics.wait on a shared buffer', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); return { raw: 1 };', /./],
-    ['a promise that never resolves', 'await new Promise(() => {}); return { raw: 1 };', new RegExp(`${TIMEOUT_MS} ms`)],
+    ['Atomics.wait on a shared buffer', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); return { raw: { n: 1 } };', /./],
+    ['a promise that never resolves', 'await new Promise(() => {}); return { raw: { n: 1 } };', new RegExp(`${TIMEOUT_MS} ms`)],
     ['an endless loop', 'for (;;) {}', new RegExp(`${TIMEOUT_MS} ms`)],
     ['a heap that grows without end', 'const all = []; for (;;) all.push(new Array(100000).fill(all.length)); ', /./],
-    ['a raw over 1 MiB', "return { raw: 'x'.repeat(1024 * 1024 + 1) };", /1 ?MiB|1048576|large/i],
+    ['a raw over 1 MiB', "return { raw: { s: 'x'.repeat(1024 * 1024 + 1) } };", /1 ?MiB|1048576|large/i],
   ])('%s', (_title, body, message) => {
     it('answers 422 with errors.reactor, while GET /permissions keeps answering', async () => {
       const id = await reactorOf(body);
@@ -194,7 +194,7 @@ describe('reactor code in the sandbox, over HTTP', () => {
     }, FETCH_TIMEOUT_MS * 2);
 
     it('surfaces a refusal the code does not catch as a 422', async () => {
-      const careless = await reactorOf(`const response = await fetch(req.args.url); return { raw: await response.text() };`, patient.test);
+      const careless = await reactorOf(`const response = await fetch(req.args.url); return { raw: { text: await response.text() } };`, patient.test);
       const response = await react(careless, { url: 'file:///etc/passwd' }, patient);
       expect(response.status).toBe(422);
       expect(response.body.errors.reactor).toEqual([expect.stringMatching(/fetch|scheme|file/i)]);

@@ -39,7 +39,7 @@ describe('reactor configuration at rest', () => {
       await admin().post('/reactor-formulas', {
         name: 'Gateway',
         type: 'private',
-        code: 'module.exports = async () => ({ raw: 1 });',
+        code: 'module.exports = async () => ({ raw: { n: 1 } });',
         configuration: [
           { name: 'api_key', type: 'string' },
           { name: 'region', type: 'string' },

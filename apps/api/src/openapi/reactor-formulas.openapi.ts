@@ -17,13 +17,20 @@ const writeErrors = {
   '413': { $ref: '#/components/responses/TooLarge' },
   '415': { $ref: '#/components/responses/UnsupportedMediaType' },
   '422': {
-    description: 'The code does not compile as Node.js 16 JavaScript, or does not export a function',
+    description:
+      'The code does not compile as Node.js 16 JavaScript (a hashbang first line is fine), or does not export a function it can call: a class or a generator function is refused too',
     content: {
       'application/problem+json': {
         schema: { $ref: '#/components/schemas/Problem' },
         example: { type: 'https://httpstatuses.io/422', title: 'Unprocessable Entity', status: 422, errors: { code: ['SyntaxError: Unexpected token (line 1, column 30)'] } },
       },
     },
+  },
+  '503': {
+    description:
+      "Past the caller's tenant's half of the formula code check queue (32 checks waiting, by default); retry after the `Retry-After` header (seconds)",
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: json({ $ref: '#/components/schemas/Problem' }),
   },
 };
 const element = (extra: object = {}) => ({
@@ -142,7 +149,8 @@ export const reactorFormulaPaths = {
           in: 'query',
           required: false,
           schema: { type: 'string', maxLength: 200 },
-          description: 'Case-insensitive; `*` matches any run of characters (whole name), no `*` means "contains". Given once, as a plain value (`name[]=` is a 400)',
+          description:
+            'Case-insensitive; `*` matches any run of characters (whole name), no `*` means "contains". Given once, as a plain value (`name[]=` is a 400); a NUL (`%00`) in it is a 400',
         },
         ...pageParameters,
       ],

@@ -147,12 +147,12 @@ export const reactorPaths = {
         "1. `args` is detokenized: every `{{ <token id> }}` is replaced by the token's data (filters, or an expression inside a longer string, only on tokens the caller's token:read rule reveals: else 403 naming `args.<path>`); " +
         'the caller needs a rule granting token:use on each token, whatever its transform (the data goes to the code, never back to the caller). ' +
         'A token that does not exist or that no rule covers: 400 naming `args.<path>`, the same message for both. ' +
-        "2. The detokenized args are checked against the formula's request_parameters (400 naming `args.<path>`; the message gives the declared type, never the value). " +
+        "2. The detokenized args are checked against the formula's request_parameters (400 naming `args.<path>`; the message gives the declared type, never the value; a null is of no type, an optional parameter may only be left out). " +
         '3. The code runs in a fresh isolated V8 context with `{ args, configuration }`, under VAULT_REACTOR_TIMEOUT_MS, VAULT_REACTOR_MEMORY_MB and ' +
         'VAULT_REACTOR_CONCURRENCY, `fetch` reaching only VAULT_REACTOR_ALLOWED_HOSTS. ' +
-        "4. `raw` is returned as is; `tokenize` is tokenized exactly as POST /tokenize, as the reactor's application when it has one (else the caller), and returned as `tokens` (null when the code returned none), each token shown by the caller's own token:read rule, at most as the caller's rules show the tokens args used. " +
+        "4. `raw` (an object, as SPEC types it) is returned as is; `tokenize` is tokenized exactly as POST /tokenize, as the reactor's application when it has one (else the caller), and returned as `tokens` (null when the code returned none), each token shown by the caller's own token:read rule, at most as the caller's rules show the tokens args used. " +
         'When the caller does not reveal every token args used, `tokens` is an array of id-only views in document order (no data, mask, fingerprint or search indexes), those tokens get no search indexes, errors name only `tokenize`, and an invalid result is one 422 on `errors.reactor`. ' +
-        '5. Code that throws, times out, runs out of memory or returns no JSON object: 422 with `errors.reactor` (the thrown message, at most 500 characters, with every token value, configuration value and 8+ character run of one taken out). ' +
+        '5. Code that throws, times out, runs out of memory, returns something other than nothing or a plain object of JSON values, or a `raw` that is not an object: 422 with `errors.reactor` (the thrown message, at most 500 characters, with every token value, configuration value and 8+ character run of one taken out). ' +
         'Args, configuration, raw and the code\'s errors are never logged.',
       requestBody: {
         required: false,
@@ -177,7 +177,7 @@ export const reactorPaths = {
                 description:
                   "The code's `tokenize` with each token request or leaf replaced by its token, as POST /tokenize answers; an array of id-only views when the caller does not reveal every token args used; null without one",
               },
-              raw: { description: "The code's `raw`, JSON of at most 1 MiB; null without one" },
+              raw: { type: ['object', 'null'], description: "The code's `raw`, a JSON object of at most 1 MiB; null without one" },
             },
           }),
         },
@@ -195,8 +195,8 @@ export const reactorPaths = {
         '415': { $ref: '#/components/responses/UnsupportedMediaType' },
         '422': {
           description:
-            'The code threw, timed out, ran out of memory, did not load or returned something that is not JSON (`errors.reactor`: the thrown message, at most 500 characters); ' +
-            "its tokenize is not a valid tokenize body (`errors.reactor` and `errors['tokenize.<path>']`); or the reactor's application was deleted or has expired (`errors['reactor.application']`)",
+            'The code threw, timed out, ran out of memory, did not load or returned something that is not a plain object of JSON values, or a raw that is not an object (`errors.reactor`: the thrown message, at most 500 characters); ' +
+            "its tokenize is not a valid tokenize body (`errors.reactor` and `errors['tokenize.<path>']`, or `errors.tokenize` for a bare string, number or boolean); or the reactor's application was deleted or has expired (`errors['reactor.application']`)",
           content: json({ $ref: '#/components/schemas/Problem' }),
         },
         '503': {

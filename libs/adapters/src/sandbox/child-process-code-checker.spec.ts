@@ -70,15 +70,44 @@ describe('ChildProcessCodeChecker', () => {
     for (const result of await Promise.all(stuck)) expect(rejected(result)).toMatch(/did not finish within 100 ms/);
   }, 30_000);
 
-  it('rejects as unavailable, with a time to retry, once its share of the queue is full', async () => {
-    const { checker } = checkerWith({ concurrency: 1, queueSize: 2 });
-    const held = [checker.check(STUCK[0][1]), checker.check(STUCK[0][1])];
-    const refused = await checker.check(NORMAL).then(
+  it('lets 32 checks of one tenant at once wait their turn and pass, on the default pool', async () => {
+    const { checker } = checkerWith();
+    const results = await Promise.all(Array.from({ length: 32 }, () => checker.check(NORMAL, { tenantId: 't1' })));
+    expect(results).toEqual(Array(32).fill({ ok: true }));
+  }, 60_000);
+
+  it("serves another tenant's checks while one tenant's burst fills its half of the check queue", async () => {
+    const { checker } = checkerWith({ concurrency: 2, checkQueueSize: 4 });
+    const settled = (check: Promise<CodeCheckResult>) =>
+      check.then(
+        (result) => ({ ok: result.ok }),
+        (error: unknown) => error,
+      );
+    // t1: one running (a single check slot with concurrency 2), two waiting (its half of 4), the rest refused.
+    const burst = Array.from({ length: 6 }, () => settled(checker.check(STUCK[0][1], { tenantId: 't1' })));
+    const other = await Promise.all([checker.check(NORMAL, { tenantId: 't2' }), checker.check(NORMAL, { tenantId: 't2' })]);
+    expect(other).toEqual([{ ok: true }, { ok: true }]);
+    const outcomes = await Promise.all(burst);
+    expect(outcomes.filter((outcome) => outcome instanceof DomainError)).toEqual([
+      expect.objectContaining({ kind: 'unavailable', retryAfterSeconds: 2 }),
+      expect.objectContaining({ kind: 'unavailable', retryAfterSeconds: 2 }),
+      expect.objectContaining({ kind: 'unavailable', retryAfterSeconds: 2 }),
+    ]);
+    expect(outcomes.filter((outcome) => !(outcome instanceof DomainError))).toEqual([{ ok: false }, { ok: false }, { ok: false }]);
+  }, 60_000);
+
+  it('rejects as unavailable, with a time to retry, once its share of the check queue is full', async () => {
+    const { checker } = checkerWith({ concurrency: 1, checkQueueSize: 2 });
+    const held = [checker.check(STUCK[0][1], { tenantId: 't1' }), checker.check(STUCK[0][1], { tenantId: 't1' })];
+    const refused = await checker.check(NORMAL, { tenantId: 't1' }).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 2 });
+    expect((refused as DomainError).message).toBe("Too many of this tenant's formula code checks are waiting; try again later.");
+    // The operator's import is a tenant of its own.
+    await expect(checker.check(NORMAL)).resolves.toEqual({ ok: true });
     for (const result of await Promise.all(held)) expect(rejected(result)).toMatch(/did not finish/);
   }, 30_000);
 

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import type { CodeCheckResult, ReactorRequest, ReactorResult, ReactorRunOwner, ReactorRuntime } from '@vault/domain';
+import type { CodeCheckOwner, CodeCheckResult, ReactorRequest, ReactorResult, ReactorRunOwner, ReactorRuntime } from '@vault/domain';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './isolated-vm-formula-module';
 import { reactorRuntimeOptions, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
 import type { FromChild, ToChild } from './reactor-child';
@@ -28,6 +28,11 @@ export interface ChildProcessReactorRuntimeOptions extends ReactorRuntimeOptions
   recycleRssMb: number;
   /** Runs a child serves before it is replaced. */
   maxRunsPerChild: number;
+  /**
+   * Formula code checks waiting for their turn, over all tenants; one tenant may have at most half of them waiting,
+   * and one more of its checks is answered `busy`.
+   */
+  checkQueueSize: number;
 }
 
 /**
@@ -40,6 +45,10 @@ const DEFAULT_KILL_GRACE_MS = 1000;
 /** A child keeps up to this much over its run's heap between runs (Node.js and isolated-vm take ~60 MB built). */
 export const CHILD_RECYCLE_ALLOWANCE_MB = 64;
 const DEFAULT_MAX_RUNS_PER_CHILD = 200;
+/** 32 checks of one tenant may wait (formula writes of a deploy script sent at once), 64 of all tenants. */
+const DEFAULT_CHECK_QUEUE_SIZE = 64;
+/** Checks given without an owner (the operator's `formulas import`) share one tenant's share of the check queue. */
+const OPERATOR = '\u0000operator';
 /** Nice value of the children: the API's own requests win the cores over reactor runs. */
 export const CHILD_NICE = 10;
 /** Runs given without an owner share one tenant's slots. */
@@ -70,7 +79,7 @@ interface Run {
   settle(result: Outcome): void;
 }
 
-/** Formula code checks share the slots and queue as one more tenant would: at most half of each. */
+/** Formula code checks share the slots as one more tenant would: at most half of them. */
 const CODE_CHECKS = '\u0000formula-code-checks';
 
 /**
@@ -86,6 +95,8 @@ const CODE_CHECKS = '\u0000formula-code-checks';
 export class ChildProcessReactorRuntime implements ReactorRuntime {
   private readonly options: ChildProcessReactorRuntimeOptions;
   private readonly limit: TenantFairLimit;
+  /** Checks wait here, per tenant and in turn, for one of the checks' share of the slots (`limit`'s CODE_CHECKS). */
+  private readonly checks: TenantFairLimit;
   private readonly children = new Set<Child>();
   private readonly idle: Child[] = [];
   /** Replacements still starting that no run has claimed: a run waits for one rather than spawning yet another child. */
@@ -104,13 +115,19 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       startTimeoutMs: options.startTimeoutMs ?? 30_000,
       recycleRssMb: options.recycleRssMb ?? checked.memoryLimitMb + CHILD_RECYCLE_ALLOWANCE_MB,
       maxRunsPerChild: options.maxRunsPerChild ?? DEFAULT_MAX_RUNS_PER_CHILD,
+      checkQueueSize: options.checkQueueSize ?? DEFAULT_CHECK_QUEUE_SIZE,
     };
-    for (const name of ['killGraceMs', 'maxChildRssMb', 'startTimeoutMs', 'recycleRssMb', 'maxRunsPerChild'] as const) {
+    for (const name of ['killGraceMs', 'maxChildRssMb', 'startTimeoutMs', 'recycleRssMb', 'maxRunsPerChild', 'checkQueueSize'] as const) {
       const value = this.options[name];
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, not ${value}`);
     }
     // A tenant may hold at most half the slots (rounded up) and half the queue; the queue serves tenants in turn.
     this.limit = new TenantFairLimit({ max: this.options.concurrency, maxWaiting: this.options.queueSize });
+    // Checks get at most the slots CODE_CHECKS may hold in `limit`, so they never wait in its queue for long, nor fill
+    // it. Their own queue is fair between tenants: one tenant's burst of formula writes waits in its half of it, and
+    // another tenant's checks are served in turn rather than refused.
+    const checkSlots = Math.ceil(this.options.concurrency / 2);
+    this.checks = new TenantFairLimit({ max: checkSlots, maxPerTenant: checkSlots, maxWaiting: this.options.checkQueueSize });
   }
 
   run(code: string, request: ReactorRequest, owner?: ReactorRunOwner): Promise<ReactorResult> {
@@ -133,21 +150,28 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
   /**
    * Checks formula code (IsolatedVmCodeChecker, in a child) under `limits`: its top level may outlast them where V8
    * does not stop it, so the child is SIGKILLed at `limits.timeoutMs` + `killGraceMs` and the check fails as the
-   * checker's own timeout does. Checks queue with the runs, as one more tenant: at most half the slots and the queue.
-   * `busy` when the queue is full or the runtime is shutting down.
+   * checker's own timeout does. Checks take the slots as one more tenant of the runs would: at most half of them.
+   * They wait for those in a queue of their own (`checkQueueSize`), served tenant by tenant in turn, of which one tenant
+   * (`owner`; none: the operator) may fill half. `busy` past that, or when the runtime is shutting down.
    */
-  check(code: string, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<CodeCheckResult | ReactorResult> {
+  check(code: string, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS, owner?: CodeCheckOwner): Promise<CodeCheckResult | ReactorResult> {
     if (this.closed || this.draining) return Promise.resolve(this.busy('The reactor runtime is shutting down.'));
-    const queued = this.limit.tryRun(
-      CODE_CHECKS,
+    const shuttingDown = () => this.busy('The reactor runtime is shutting down.');
+    const queued = this.checks.tryRun(
+      owner?.tenantId ?? OPERATOR,
       () =>
-        this.runInChild((id) => ({ type: 'check', id, code, limits }), limits.timeoutMs, {
-          timedOut: { ok: false, reason: topLevelTimedOut(limits.timeoutMs) },
-          outOfMemory: { ok: false, reason: `The code used more than the ${limits.memoryLimitMb} MB of memory it may use.` },
-        }),
-      () => this.busy('The reactor runtime is shutting down.'),
+        this.limit.tryRun(
+          CODE_CHECKS,
+          () =>
+            this.runInChild((id) => ({ type: 'check', id, code, limits }), limits.timeoutMs, {
+              timedOut: { ok: false, reason: topLevelTimedOut(limits.timeoutMs) },
+              outOfMemory: { ok: false, reason: `The code used more than the ${limits.memoryLimitMb} MB of memory it may use.` },
+            }),
+          shuttingDown,
+        ) ?? Promise.resolve(this.closed || this.draining ? shuttingDown() : this.busy('Too many reactor invocations are waiting; try again later.')),
+      shuttingDown,
     );
-    return queued ?? Promise.resolve(this.busy('Too many formula code checks are waiting; try again later.'));
+    return queued ?? Promise.resolve(this.busy("Too many of this tenant's formula code checks are waiting; try again later."));
   }
 
   /**
@@ -156,12 +180,14 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
    */
   drain(): void {
     this.draining = true;
+    this.checks.stop();
     this.limit.stop();
   }
 
   /** Kills every child (runs under way answer `busy`), answers `busy` to every later run, and resolves once all exited. */
   async close(): Promise<void> {
     this.closed = true;
+    this.checks.stop();
     const children = [...this.children];
     for (const child of children) {
       // Unreferenced, a child's exit would not keep the event loop alive: a process with nothing else to do (the CLI
@@ -282,6 +308,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       queueSize: _q,
       recycleRssMb: _recycle,
       maxRunsPerChild: _runs,
+      checkQueueSize: _checks,
       ...options
     } = this.options;
     return new Promise<Child>((resolve, reject) => {

@@ -27,6 +27,13 @@ describe('IsolatedVmCodeChecker accepts', () => {
       const limit = 1_000;
       module.exports = async ({ args }) => ({ raw: { masked: new Mask().apply(args?.value), limit } });
     `],
+    // Node.js 16 takes a CommonJS file whose first line is a hashbang.
+    ['a hashbang first line', '#!/usr/bin/env node\nmodule.exports = async () => ({});'],
+    ['a hashbang after a byte order mark', '\uFEFF#!/usr/bin/env node\nmodule.exports = async () => ({});'],
+    ['a function whose name starts with class', 'module.exports = function classify() { return Promise.resolve({}); };'],
+    ['an arrow whose parameter name starts with class', 'module.exports = async (classes) => ({ raw: { classes } });'],
+    ['a bound async function', 'module.exports = (async function () { return {}; }).bind(null);'],
+    ['a class method exported on its own', 'class Api { static async handle() { return {}; } } module.exports = Api.handle;'],
   ])('%s', async (_title, code) => {
     await expect(checker.check(code)).resolves.toEqual({ ok: true });
   });
@@ -40,7 +47,16 @@ describe('IsolatedVmCodeChecker rejects', () => {
     ['an undefined export', 'module.exports = undefined', /not undefined\.$/],
     ['a null export', 'module.exports = null', /not null\.$/],
     ['exporting a required module instead of a function', "module.exports = require('lodash')", /not a required module/],
+    // SPEC: one asynchronous function. These are functions that every invocation would fail, or never await.
+    ['a class', 'module.exports = class {}', /^module\.exports must be an async function .*, not a class: a class cannot be called without new\.$/],
+    ['a named class with a comment before its body', 'module.exports = class Handler/* x */{ async run() { return {}; } }', /not a class:/],
+    ['a class extending another', 'class Base {} module.exports = class extends Base {}', /not a class:/],
+    ['a generator function', 'module.exports = function* () { yield {}; }', /, not a generator function: a generator function returns an iterator, not the response\.$/],
+    ['an async generator function', 'module.exports = async function* () { yield {}; }', /, not an async generator function: a generator function returns an iterator/],
+    ['a generator method', 'module.exports = ({ *handle() { yield {}; } }).handle', /not a generator function/],
+    ['a hashbang that is not on the first line', 'module.exports = async () => ({});\n#!/usr/bin/env node', /^SyntaxError: .*\(line 2, column 1\)$/],
     ['a syntax error, with the V8 message and the user\'s position', 'const a = ;\nmodule.exports = async () => ({});', /^SyntaxError: Unexpected token \(line 1, column 11\)$/],
+    ['a syntax error after a hashbang, at the line and column the author wrote', '#!/usr/bin/env node\nconst a = ;\nmodule.exports = async () => ({});', /^SyntaxError: Unexpected token \(line 2, column 11\)$/],
     ['a syntax error on a later line', 'module.exports = async () => {\n  return { a: 1 b: 2 };\n};', /^SyntaxError: Unexpected identifier \(line 2, column 17\)$/],
     ['an unclosed brace', 'module.exports = async () => {\n  return {};\n', /^SyntaxError: Unexpected end of the code: a bracket or brace is left open/],
     ['a brace closed once too often', 'module.exports = async () => ({});\n}', /^SyntaxError: Unexpected end of the code: .* one too many is closed/],

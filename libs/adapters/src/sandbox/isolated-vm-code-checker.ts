@@ -1,7 +1,7 @@
-// FormulaCodeChecker on isolated-vm: the code must load as CommonJS in a sandbox and export a function.
+// FormulaCodeChecker on isolated-vm: the code must load as CommonJS in a sandbox and export a function it can call.
 import type { CodeCheckResult, FormulaCodeChecker } from '@vault/domain';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { DEFAULT_SANDBOX_LIMITS, loadFormula, type SandboxLimits } from './isolated-vm-formula-module';
+import { DEFAULT_SANDBOX_LIMITS, exportProblem, loadFormula, type SandboxLimits } from './isolated-vm-formula-module';
 
 export interface CodeCheckerOptions extends SandboxLimits {
   /** Checks running at once; each holds an isolate of up to `memoryLimitMb`, so this bounds the memory they take. */
@@ -28,16 +28,7 @@ export class IsolatedVmCodeChecker implements FormulaCodeChecker {
       if (!loaded.ok) return loaded;
       const { exported } = loaded.formula;
       loaded.formula.dispose();
-      if (exported === 'function') return { ok: true };
-      if (exported === 'required-module') {
-        return { ok: false, reason: "module.exports must be the formula's own async function, not a required module." };
-      }
-      const what =
-        exported === 'undefined' || exported === 'null' ? exported : `${/^[aeiou]/.test(exported) ? 'an' : 'a'} ${exported}`;
-      return {
-        ok: false,
-        reason: `module.exports must be an async function taking { args, configuration }, not ${what}.`,
-      };
+      return exported === 'function' ? { ok: true } : { ok: false, reason: exportProblem(exported) };
     });
   }
 }

@@ -1,4 +1,5 @@
-import { loadFormula, type LoadedFormula } from './isolated-vm-formula-module';
+import fc from 'fast-check';
+import { loadFormula, withoutHashbang, type LoadedFormula } from './isolated-vm-formula-module';
 
 const limits = { memoryLimitMb: 32, timeoutMs: 100 };
 
@@ -20,6 +21,26 @@ describe('a formula loaded in isolated-vm', () => {
   it('reports what the code exported', async () => {
     expect((await load('module.exports = async () => ({});')).exported).toBe('function');
     expect((await load('module.exports = { a: 1 };')).exported).toBe('object');
+    expect((await load('module.exports = class {};')).exported).toBe('class');
+    expect((await load('module.exports = function* () {};')).exported).toBe('generator function');
+    expect((await load('module.exports = async function* () {};')).exported).toBe('async generator function');
+    expect((await load('module.exports = function classic() {};')).exported).toBe('function');
+  });
+
+  it('reads a hashbang first line as a comment, keeping every position: the rule holds for every code', () => {
+    const lines = (code: string) => code.split(/\r\n|[\n\r\u2028\u2029]/);
+    fc.assert(
+      fc.property(fc.constantFrom('', '#!', '\uFEFF#!', '#', ' #!'), fc.string(), (head, rest) => {
+        const code = head + rest;
+        const out = withoutHashbang(code);
+        expect(out).toHaveLength(code.length);
+        expect(lines(out).map((line) => line.length)).toEqual(lines(code).map((line) => line.length));
+        // Only a leading #! (after an optional BOM) changes, and only into //.
+        const hashbang = /^\uFEFF?#!/.exec(code);
+        if (hashbang) expect(out).toBe(hashbang[0].replace('#!', '//') + code.slice(hashbang[0].length));
+        else expect(out).toBe(code);
+      }),
+    );
   });
 
   it('is called with a copy of the request and answers with a copy of its response', async () => {

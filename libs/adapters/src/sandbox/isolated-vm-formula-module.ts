@@ -53,7 +53,11 @@ export class FormulaFailure extends Error {
 }
 
 export interface LoadedFormula {
-  /** `typeof module.exports`, `'null'`, or `'required-module'` when the code exported what `require` gave it. */
+  /**
+   * `typeof module.exports`, `'null'`, `'required-module'` when the code exported what `require` gave it, or, for a
+   * function that cannot serve as the formula's function, `'class'`, `'generator function'` or
+   * `'async generator function'`.
+   */
   readonly exported: string;
   /**
    * Calls the exported function with a JSON copy of `request` and resolves to a JSON copy of its response.
@@ -147,7 +151,7 @@ class Sandbox implements LoadedFormula {
     this.api = api;
     let script: ivm.Script;
     try {
-      script = await this.isolate.compileScript(COMMONJS_PREFIX + code + COMMONJS_SUFFIX, { filename: FORMULA_FILENAME });
+      script = await this.isolate.compileScript(COMMONJS_PREFIX + withoutHashbang(code) + COMMONJS_SUFFIX, { filename: FORMULA_FILENAME });
     } catch (error) {
       return { ok: false, reason: this.compileFailure(error, code) };
     }
@@ -181,8 +185,12 @@ class Sandbox implements LoadedFormula {
     if (outcome.outcome === 'rejected') throw new FormulaFailure(clip(String(outcome.problem)));
     if (outcome.outcome !== 'reacted') throw new Error(`Unexpected sandbox outcome ${outcome.outcome}`);
     // The prelude already checked both; checked again here, since nothing that comes out of the isolate is trusted.
+    const raw = parsedResult(outcome.raw, 'raw', maxResultBytes);
+    if (raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+      throw new FormulaFailure("The formula's result is unusable: raw is not an object.");
+    }
     return {
-      raw: parsedResult(outcome.raw, 'raw', maxResultBytes),
+      raw,
       tokenize: parsedResult(outcome.tokenize, 'tokenize', maxResultBytes),
     };
   }
@@ -265,6 +273,29 @@ class Sandbox implements LoadedFormula {
     return `SyntaxError: ${clip(withoutQuotes(message))} (${location(Number(line), Number(column))})${esmHint(message)}`;
   }
 }
+
+/**
+ * Node.js takes a CommonJS file whose first line is a hashbang (`#!/usr/bin/env node`, after an optional BOM); inside
+ * the wrapper it would be a SyntaxError. Its `#!` becomes `//`: a comment of the same length, so every line and column
+ * stays where the author wrote it.
+ */
+export const withoutHashbang = (code: string): string => code.replace(/^(\uFEFF?)#!/, '$1//');
+
+/**
+ * Why an export other than `function` cannot serve as SPEC's "one asynchronous function" (`exported` as
+ * LoadedFormula.exported names it). Plain functions and arrows are fine: they may return a promise.
+ */
+export const exportProblem = (exported: string): string => {
+  if (exported === 'required-module') return "module.exports must be the formula's own async function, not a required module.";
+  const what = exported === 'undefined' || exported === 'null' ? exported : `${/^[aeiou]/.test(exported) ? 'an' : 'a'} ${exported}`;
+  const why =
+    exported === 'class'
+      ? ': a class cannot be called without new'
+      : exported.endsWith('generator function')
+        ? ': a generator function returns an iterator, not the response'
+        : '';
+  return `module.exports must be an async function taking { args, configuration }, not ${what}${why}.`;
+};
 
 /** A `raw` or `tokenize` the prelude answered: null, or JSON text of at most `maxBytes` in UTF-8. */
 const parsedResult = (json: unknown, name: string, maxBytes: number): unknown => {

@@ -63,12 +63,14 @@ describe('IsolatedVmReactorRuntime runs SPEC\'s code contract', () => {
   it.each<[string, string, unknown, unknown]>([
     ['nothing returned', 'module.exports = async () => {};', null, null],
     ['null returned', 'module.exports = async () => null;', null, null],
-    ['only raw', 'module.exports = async () => ({ raw: [1, "two", true, null, { n: -0.5 }] });', [1, 'two', true, null, { n: -0.5 }], null],
+    ['only raw', 'module.exports = async () => ({ raw: { list: [1, "two", true, null, { n: -0.5 }] } });', { list: [1, 'two', true, null, { n: -0.5 }] }, null],
     ['only tokenize', 'module.exports = async () => ({ tokenize: "4242" });', null, '4242'],
     ['raw set to undefined, and an undefined property left out as JSON does', 'module.exports = async () => ({ raw: undefined, tokenize: { a: 1, b: undefined } });', null, { a: 1 }],
-    ['a plain function returning an object', 'module.exports = function () { return { raw: 1 }; };', 1, null],
+    ['a plain function returning an object', 'module.exports = function () { return { raw: { n: 1 } }; };', { n: 1 }, null],
+    ['a response object made without a prototype', 'module.exports = async () => Object.assign(Object.create(null), { raw: { n: 1 } });', { n: 1 }, null],
+    ['a hashbang first line', '#!/usr/bin/env node\nmodule.exports = async () => ({ raw: { n: 1 } });', { n: 1 }, null],
     ['an object made without a prototype, with a __proto__ key', 'module.exports = async () => { const o = Object.create(null); o.__proto__ = 1; return { raw: o }; };', JSON.parse('{"__proto__":1}'), null],
-    ['extra properties of the response ignored', 'module.exports = async () => ({ raw: 1, debug: () => 1 });', 1, null],
+    ['extra properties of the response ignored', 'module.exports = async () => ({ raw: { n: 1 }, debug: () => 1 });', { n: 1 }, null],
   ])('%s', async (_title, code, raw, tokenize) => {
     expect(succeeded(await runtimeWith().run(code, request))).toEqual({ raw, tokenize });
   });
@@ -79,20 +81,37 @@ describe('IsolatedVmReactorRuntime runs SPEC\'s code contract', () => {
     ['a rejected promise', 'module.exports = () => Promise.reject(new TypeError("bad input"));', /^The formula threw: TypeError: bad input/],
     ['a throw at load time, quoting the message', 'throw new Error("missing setup");', /^The code threw while loading: Error: missing setup \(line 1, column 7\)$/],
     ['code that does not compile', 'module.exports = async () => {', /^SyntaxError: Unexpected end of the code/],
-    ['an export that is not a function', 'module.exports = { handler: async () => ({}) };', /^module\.exports must be an async function .*not object\.$/],
+    ['an export that is not a function', 'module.exports = { handler: async () => ({}) };', /^module\.exports must be an async function .*not an object\.$/],
+    // A class throws when called without new, a generator returns an iterator: neither is SPEC's async function.
+    ['a class export', 'module.exports = class { constructor() { return { raw: { n: 1 } }; } };', /^module\.exports must be an async function .*not a class: a class cannot be called without new\.$/],
+    ['a generator function export', 'module.exports = function* () { yield { raw: { n: 1 } }; };', /not a generator function: a generator function returns an iterator/],
+    ['an async generator function export', 'module.exports = async function* () { yield { raw: { n: 1 } }; };', /not an async generator function: /],
     ['a string returned', 'module.exports = async () => "done";', /must return an object \{ raw, tokenize \} or nothing, not a string\.$/],
     ['an array returned', 'module.exports = async () => [1];', /not an array\.$/],
+    // SPEC's response is an object: what is not a plain object is refused at the top level as it is inside raw.
+    ['a Date returned', 'module.exports = async () => new Date(0);', /must return an object \{ raw, tokenize \} or nothing, not a Date\.$/],
+    ['a Map returned', 'module.exports = async () => new Map([["raw", 1]]);', /or nothing, not a Map\.$/],
+    ['a RegExp returned', 'module.exports = async () => /raw/;', /or nothing, not a RegExp\.$/],
+    ['an Error returned', 'module.exports = async () => new Error("x");', /or nothing, not an Error\.$/],
+    ['a class instance with a raw field returned', 'class R { raw = { n: 1 }; } module.exports = async () => new R();', /or nothing, not an instance of a class\.$/],
+    ['a number returned', 'module.exports = async () => 42;', /or nothing, not 42\.$/],
+    // SPEC: raw is an object.
+    ['a string raw', 'module.exports = async () => ({ raw: "str" });', /^The formula's result is unusable: raw is a string, not an object: /],
+    ['an array raw', 'module.exports = async () => ({ raw: [1] });', /^The formula's result is unusable: raw is an array, not an object: /],
+    ['a number raw', 'module.exports = async () => ({ raw: 1 });', /raw is 1, not an object: /],
+    ['a boolean raw', 'module.exports = async () => ({ raw: true });', /raw is a boolean, not an object: /],
+    ['a Date raw', 'module.exports = async () => ({ raw: new Date(0) });', /^The formula's result is unusable: raw is a Date, which is not JSON \(only plain objects and arrays are\)\.$/],
     ['a function in raw', 'module.exports = async () => ({ raw: { cb: () => 1 } });', /unusable: raw\.cb is a function, which is not JSON\.$/],
-    ['undefined in an array', 'module.exports = async () => ({ raw: [1, undefined] });', /raw\[1\] is undefined, which is not JSON/],
+    ['undefined in an array', 'module.exports = async () => ({ raw: { a: [1, undefined] } });', /raw\.a\[1\] is undefined, which is not JSON/],
     ['NaN', 'module.exports = async () => ({ raw: { n: 0 / 0 } });', /raw\.n is NaN, which is not JSON/],
     ['Infinity', 'module.exports = async () => ({ tokenize: [1 / 0] });', /tokenize\[0\] is Infinity, which is not JSON/],
-    ['a BigInt', 'module.exports = async () => ({ raw: 1n });', /raw is a bigint, which is not JSON/],
+    ['a BigInt', 'module.exports = async () => ({ raw: { n: 1n } });', /raw\.n is a bigint, which is not JSON/],
     ['a symbol', 'module.exports = async () => ({ raw: { s: Symbol("x") } });', /raw\.s is a symbol/],
     ['a Date', 'module.exports = async () => ({ raw: { at: new Date(0) } });', /raw\.at is a Date, which is not JSON \(only plain objects and arrays are\)/],
-    ['a Map', 'module.exports = async () => ({ raw: new Map() });', /raw is a Map/],
+    ['a Map', 'module.exports = async () => ({ raw: { m: new Map() } });', /raw\.m is a Map, which is not JSON/],
     ['a class instance', 'class Card {}; module.exports = async () => ({ raw: { card: new Card() } });', /raw\.card is an instance of a class/],
     ['a cycle', 'module.exports = async () => { const a = { b: {} }; a.b.a = a; return { raw: a }; };', /raw\.b\.a contains itself \(a cycle\)/],
-    ['nesting past 100 levels', 'module.exports = async () => { let v = 1; for (let i = 0; i < 101; i++) v = [v]; return { raw: v }; };', /nests more than 100 levels deep/],
+    ['nesting past 100 levels', 'module.exports = async () => { let v = 1; for (let i = 0; i < 101; i++) v = [v]; return { tokenize: v }; };', /nests more than 100 levels deep/],
     ['an odd key, quoted in the path', 'module.exports = async () => ({ raw: { "a b": { f() {} } } });', /raw\["a b"\]\.f is a function/],
     ['a getter of the response that throws', 'module.exports = async () => ({ get raw() { throw new Error("getter"); } });', /^The formula threw: Error: getter/],
   ])('fails for %s', async (_title, code, message) => {
@@ -109,13 +128,14 @@ describe('IsolatedVmReactorRuntime runs SPEC\'s code contract', () => {
     const returning = (what: string, value: string) => `module.exports = async () => ({ ${what}: ${value} });`;
 
     it.each<[string, string, boolean]>([
-      ['raw of exactly the cap', returning('raw', '"a".repeat(998)'), true],
-      ['raw one byte over', returning('raw', '"a".repeat(999)'), false],
-      ['raw under the cap in characters but over it in bytes', returning('raw', '"é".repeat(600)'), false],
+      // {"s":"…"} is the string and 8 bytes.
+      ['raw of exactly the cap', returning('raw', '{ s: "a".repeat(992) }'), true],
+      ['raw one byte over', returning('raw', '{ s: "a".repeat(993) }'), false],
+      ['raw under the cap in characters but over it in bytes', returning('raw', '{ s: "é".repeat(600) }'), false],
       ['tokenize over the cap', returning('tokenize', '["a".repeat(2000)]'), false],
     ])('%s', async (_title, code, fits) => {
       const result = await runtimeWith({ maxResultBytes: 1000 }).run(code, request);
-      if (fits) expect(succeeded(result).raw).toHaveLength(998);
+      if (fits) expect((succeeded(result).raw as { s: string }).s).toHaveLength(992);
       else expect(failure(result)).toMatch(/^The formula's result is unusable: (raw|tokenize) is larger than 1000 bytes as JSON\.$/);
     });
 
@@ -146,9 +166,9 @@ describe('IsolatedVmReactorRuntime keeps the code in the sandbox', () => {
 
   it('sees only JavaScript built-ins and its own shell on the global object', async () => {
     const code = `module.exports = async () => ({
-      raw: Object.getOwnPropertyNames(Function('return this')()).filter((name) => !(name in ${JSON.stringify(Object.fromEntries(ecmascriptGlobals.map((n) => [n, 1])))})),
+      raw: { names: Object.getOwnPropertyNames(Function('return this')()).filter((name) => !(name in ${JSON.stringify(Object.fromEntries(ecmascriptGlobals.map((n) => [n, 1])))})) },
     });`;
-    expect((succeeded(await runtimeWith().run(code, request)).raw as string[]).sort()).toEqual(['console', 'fetch', 'global']);
+    expect((succeeded(await runtimeWith().run(code, request)).raw as { names: string[] }).names.sort()).toEqual(['console', 'fetch', 'global']);
   });
 
   it.each<[string, string, RegExp]>([
@@ -227,14 +247,14 @@ describe('IsolatedVmReactorRuntime limits how many run at once', () => {
   });
   afterAll(() => server.close());
 
-  const slowFetch = (ms: number) => `module.exports = async () => ({ raw: await (await fetch(${JSON.stringify(`http://{host}/slow?ms=${ms}`)})).text() });`;
+  const slowFetch = (ms: number) => `module.exports = async () => ({ raw: { text: await (await fetch(${JSON.stringify(`http://{host}/slow?ms=${ms}`)})).text() } });`;
   const code = (ms: number) => slowFetch(ms).replace('{host}', server.host);
 
   it('never runs more than `concurrency` at once, and runs every queued one', async () => {
     const runtime = runtimeWith({ concurrency: 2, queueSize: 10, allowedHosts: [server.host] });
     server.peakInFlight = 0;
     const results = await Promise.all(Array.from({ length: 6 }, () => runtime.run(code(150), request)));
-    expect(results.map((result) => succeeded(result).raw)).toEqual(Array(6).fill('done'));
+    expect(results.map((result) => succeeded(result).raw)).toEqual(Array(6).fill({ text: 'done' }));
     expect(server.peakInFlight).toBe(2);
   });
 
@@ -248,13 +268,13 @@ describe('IsolatedVmReactorRuntime limits how many run at once', () => {
       retryAfterSeconds: 3,
     });
     expect((await Promise.all(admitted)).map((result) => result.ok)).toEqual([true, true, true]);
-    expect(succeeded(await runtime.run(code(0), request)).raw).toBe('done');
+    expect(succeeded(await runtime.run(code(0), request)).raw).toEqual({ text: 'done' });
   });
 
   it('close() ends the runs under way and answers busy to them and to later ones', async () => {
     const runtime = runtimeWith({ timeoutMs: 20_000, concurrency: 1, queueSize: 2 });
     const spinning = runtime.run('module.exports = async () => { await null; for (;;) {} };', request);
-    const queued = runtime.run('module.exports = async () => ({ raw: 1 });', request);
+    const queued = runtime.run('module.exports = async () => ({ raw: { n: 1 } });', request);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = Date.now();
     await runtime.close();
@@ -327,7 +347,7 @@ describe('IsolatedVmReactorRuntime bridges fetch to allowed hosts only', () => {
     ['a body that is not a string', "await fetch('{allowed}/card', { method: 'POST', body: { n: 1 } })", /^fetch: the body must be a string \(use JSON\.stringify\)\.$/],
   ])('rejects with a TypeError the code can catch: %s', async (_title, call, message) => {
     const code = withHosts(`module.exports = async () => {
-      try { ${call}; return { raw: 'fetched' }; } catch (error) { return { raw: { type: error.constructor.name, message: error.message } }; }
+      try { ${call}; return { raw: { fetched: true } }; } catch (error) { return { raw: { type: error.constructor.name, message: error.message } }; }
     };`);
     const before = other.received.length;
     const { raw } = succeeded(await runtime().run(code, request));
@@ -337,10 +357,10 @@ describe('IsolatedVmReactorRuntime bridges fetch to allowed hosts only', () => {
 
   it('refuses a request larger than maxFetchRequestBytes before it leaves the sandbox', async () => {
     const code = withHosts(`module.exports = async () => {
-      try { await fetch('{allowed}/card', { method: 'POST', body: 'x'.repeat(256 * 1024) }); } catch (error) { return { raw: error.message }; }
+      try { await fetch('{allowed}/card', { method: 'POST', body: 'x'.repeat(256 * 1024) }); } catch (error) { return { raw: { message: error.message } }; }
     };`);
     const before = allowed.received.length;
-    expect(succeeded(await runtime().run(code, request)).raw).toBe('fetch: the request (URL, headers and body) is larger than 262144 bytes.');
+    expect(succeeded(await runtime().run(code, request)).raw).toEqual({ message: 'fetch: the request (URL, headers and body) is larger than 262144 bytes.' });
     expect(allowed.received.length).toBe(before);
   });
 
@@ -360,9 +380,9 @@ describe('IsolatedVmReactorRuntime bridges fetch to allowed hosts only', () => {
   it('lets a run have at most maxPendingFetches fetches under way, maxFetchesInFlight of them sent', async () => {
     const code = withHosts(`module.exports = async () => {
       const calls = Array.from({ length: 20 }, () => fetch('{allowed}/slow-many').then(() => 'answered', (error) => error.message));
-      return { raw: await Promise.race(calls) };
+      return { raw: { message: await Promise.race(calls) } };
     };`);
-    expect(succeeded(await runtime().run(code, request)).raw).toBe('fetch: at most 16 fetches may be under way at once.');
+    expect(succeeded(await runtime().run(code, request)).raw).toEqual({ message: 'fetch: at most 16 fetches may be under way at once.' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(allowed.received.filter((received) => received.path === '/slow-many').length).toBeLessThanOrEqual(4);
   });
@@ -393,9 +413,9 @@ describe('IsolatedVmReactorRuntime bridges fetch to allowed hosts only', () => {
     const code = withHosts(`module.exports = async () => {
       fetch('{allowed}/slow-2').catch(() => {});
       await fetch('{allowed}/card');
-      return { raw: 'left' };
+      return { raw: { left: true } };
     };`);
-    expect(succeeded(await runtime().run(code, request)).raw).toBe('left');
+    expect(succeeded(await runtime().run(code, request)).raw).toEqual({ left: true });
     await waitFor(() => allowed.abandoned.includes('/slow-2'));
   });
 });
@@ -435,7 +455,7 @@ describe('IsolatedVmReactorRuntime leaves the event loop free', () => {
     try {
       const runtime = runtimeWith({ timeoutMs: 2000, concurrency: 4 });
       await (await fetch(server.url('/warm-up'))).text();
-      expect(succeeded(await runtime.run('module.exports = async () => ({ raw: 1 });', request)).raw).toBe(1);
+      expect(succeeded(await runtime.run('module.exports = async () => ({ raw: { n: 1 } });', request)).raw).toEqual({ n: 1 });
       let last = Date.now();
       let worstGap = 0;
       const ticker = setInterval(() => {

@@ -2,7 +2,7 @@
 import { MAX_REACTOR_RESULT_BYTES, reactorMessage, type ReactorRequest, type ReactorResult, type ReactorRuntime } from '@vault/domain';
 import { AllowedHosts } from './allowed-hosts';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { FormulaFailure, loadFormula, type LoadedFormula } from './isolated-vm-formula-module';
+import { exportProblem, FormulaFailure, loadFormula, type LoadedFormula } from './isolated-vm-formula-module';
 import { sandboxFetch, type SandboxFetchAnswer, type SandboxFetchPolicy } from './sandbox-fetch';
 
 export interface ReactorRuntimeOptions {
@@ -176,7 +176,7 @@ export class IsolatedVmReactorRuntime implements ReactorRuntime {
       if (!loaded.ok) return failed(loaded.reason);
       formula = loaded.formula;
       if (formula.exported !== 'function') {
-        return failed(`module.exports must be an async function taking { args, configuration }, not ${formula.exported}.`);
+        return failed(exportProblem(formula.exported));
       }
       const result = await formula.react(request, { maxResultBytes: this.options.maxResultBytes });
       return { ok: true, raw: result.raw, tokenize: result.tokenize };

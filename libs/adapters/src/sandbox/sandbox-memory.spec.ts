@@ -9,23 +9,23 @@ describe('memory outside the heap limit', () => {
 
   it('offers reactor code no WebAssembly', async () => {
     const result = await runtime.run(
-      'module.exports = async () => ({ raw: [typeof WebAssembly, typeof globalThis.WebAssembly] });',
+      'module.exports = async () => ({ raw: { types: [typeof WebAssembly, typeof globalThis.WebAssembly] } });',
       { args: {}, configuration: {} },
     );
-    expect(result).toEqual({ ok: true, raw: ['undefined', 'undefined'], tokenize: null });
+    expect(result).toEqual({ ok: true, raw: { types: ['undefined', 'undefined'] }, tokenize: null });
   });
 
   it('counts shared memory against the heap limit like any array buffer', async () => {
-    const result = await runtime.run('module.exports = async () => ({ raw: new SharedArrayBuffer(200 * 1024 * 1024).byteLength });', {
+    const result = await runtime.run('module.exports = async () => ({ raw: { bytes: new SharedArrayBuffer(200 * 1024 * 1024).byteLength } });', {
       args: {},
       configuration: {},
     });
-    expect(result).toMatchObject({ ok: false, kind: 'failed' });
+    expect(result).toMatchObject({ ok: false, kind: 'failed', message: expect.stringMatching(/allocation failed|memory/) });
   });
 
   it('fails a run that tries to grow WebAssembly memory, instead of allocating it on the host', async () => {
     const result = await runtime.run(
-      'module.exports = async () => { const m = new WebAssembly.Memory({ initial: 1600 }); return { raw: m.buffer.byteLength }; };',
+      'module.exports = async () => { const m = new WebAssembly.Memory({ initial: 1600 }); return { raw: { bytes: m.buffer.byteLength } }; };',
       { args: {}, configuration: {} },
     );
     expect(result).toMatchObject({ ok: false, kind: 'failed', message: expect.stringMatching(/WebAssembly is not defined/) });

@@ -62,6 +62,9 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
   const objectToString = Object.prototype.toString;
   const sliceText = String.prototype.slice;
   const lowerCase = String.prototype.toLowerCase;
+  const functionSource = Function.prototype.toString;
+  const GeneratorFunctionPrototype = getPrototypeOf(function* () {});
+  const AsyncGeneratorFunctionPrototype = getPrototypeOf(async function* () {});
   const clip = (text, max) => (text.length > max ? apply(sliceText, text, [0, max]) : text);
 
   const stub = new Proxy(function requiredModule() {}, {
@@ -185,7 +188,16 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
     if (typeof value !== 'object') return 'a ' + typeof value;
     if (isArray(value)) return 'an array';
     const tag = apply(sliceText, apply(objectToString, value, []), [8, -1]);
-    return tag === 'Object' ? 'an instance of a class' : 'a ' + clip(tag, 40);
+    if (tag === 'Object') return 'an instance of a class';
+    const initial = apply(lowerCase, apply(sliceText, tag, [0, 1]), []);
+    const vowel = initial === 'a' || initial === 'e' || initial === 'i' || initial === 'o' || initial === 'u';
+    return (vowel ? 'an ' : 'a ') + clip(tag, 40);
+  };
+  // Only a plain object (or one without a prototype) is SPEC's response object, and SPEC's raw.
+  const isPlainObject = (value) => {
+    if (value === null || typeof value !== 'object' || isArray(value)) return false;
+    const prototype = getPrototypeOf(value);
+    return prototype === ObjectPrototype || prototype === null;
   };
   const isIdentifier = (name) => {
     if (name.length === 0 || name.length > 60) return false;
@@ -225,9 +237,30 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
   };
   const jsonOf = (value, name, maxChars) => {
     if (value === undefined || value === null) return null;
+    // SPEC: raw is an object; one of a class is refused by copy, as anywhere inside. (tokenize may be whatever
+    // POST /tokenize takes: the API judges it as such.)
+    if (name === 'raw' && (typeof value !== 'object' || isArray(value))) {
+      return fail('raw is ' + kindOf(value) + ', not an object: return raw as an object of JSON values, such as { result: … }.');
+    }
     const text = stringify(copy(value, name, 0));
     // A UTF-16 code unit is at least one UTF-8 byte: past maxChars units, the text is past maxChars bytes too.
     return text.length > maxChars ? fail(name + ' is larger than ' + maxChars + ' bytes as JSON.') : text;
+  };
+
+  // What the code exported, telling apart the functions that cannot serve as SPEC's async function: a class throws
+  // when called without new, and a generator function returns an iterator, never a promise of the response.
+  const exportedKind = (value) => {
+    if (value === stub) return 'required-module';
+    if (value === null) return 'null';
+    if (typeof value !== 'function') return typeof value;
+    const prototype = getPrototypeOf(value);
+    if (prototype === AsyncGeneratorFunctionPrototype) return 'async generator function';
+    if (prototype === GeneratorFunctionPrototype) return 'generator function';
+    // A class's source text starts with the keyword (an arrow's parameter cannot be named class).
+    const source = apply(functionSource, value, []);
+    const next = apply(sliceText, source, [5, 6]);
+    const afterKeyword = next === ' ' || next === '{' || next === '/' || next === '\\t' || next === '\\n' || next === '\\r';
+    return apply(sliceText, source, [0, 5]) === 'class' && afterKeyword ? 'class' : 'function';
   };
 
   let module = { exports: {} };
@@ -239,7 +272,13 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
       } catch (thrown) {
         return threw(thrown);
       }
-      const exported = module.exports === stub ? 'required-module' : module.exports === null ? 'null' : typeof module.exports;
+      let exported;
+      try {
+        exported = exportedKind(module.exports);
+      } catch (thrown) {
+        // A proxy's trap of the code's that threw.
+        return threw(thrown);
+      }
       return stringify({ __proto__: null, outcome: 'loaded', exported });
     },
     async invoke(requestJson) {
@@ -257,7 +296,7 @@ export const SANDBOX_PRELUDE = `((settingsJson, hostFetch) => {
       try {
         const response = await module.exports(parse(requestJson));
         if (response !== undefined && response !== null) {
-          if (typeof response !== 'object' || isArray(response)) {
+          if (!isPlainObject(response)) {
             return stringify({
               __proto__: null,
               outcome: 'rejected',

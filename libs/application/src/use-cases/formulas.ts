@@ -131,7 +131,7 @@ export class CreateReactorFormulaHandler implements UseCaseHandler<CreateReactor
 
   async execute({ caller, body }: CreateReactorFormulaCommand): Promise<FormulaView> {
     const input = validateFormulaInput(body);
-    await assertCodeCompiles(this.checker, input.code);
+    await assertCodeCompiles(this.checker, input.code, { tenantId: caller.principal.tenantId });
     const command: ReactorFormulaCommand = { type: 'CreateReactorFormula', data: { id: this.ids.newId(), input } };
     const { state } = await runFormulaCommand(this.runner, contextOf(caller), command);
     return toFormulaView(recorded(state));
@@ -147,7 +147,7 @@ export class UpdateReactorFormulaHandler implements UseCaseHandler<UpdateReactor
 
   async execute({ caller, id, body }: UpdateReactorFormulaCommand): Promise<FormulaView> {
     const input = validateFormulaInput(body);
-    await assertCodeCompiles(this.checker, input.code);
+    await assertCodeCompiles(this.checker, input.code, { tenantId: caller.principal.tenantId });
     const command: ReactorFormulaCommand = { type: 'UpdateReactorFormula', data: { id, input } };
     const { state } = await runFormulaCommand(this.runner, contextOf(caller), command, this.reactors);
     return toFormulaView(recorded(state));
@@ -175,7 +175,7 @@ export class ImportOfficialFormulaHandler implements UseCaseHandler<ImportOffici
 
   async execute({ file, actor, correlationId }: ImportOfficialFormulaCommand): Promise<ImportOutcome> {
     const parsed = validateOfficialFormulaFile(file);
-    await assertCodeCompiles(this.checker, parsed.input.code);
+    await assertCodeCompiles(this.checker, parsed.input.code, { tenantId: null });
     const ctx: CommandContext = { tenantId: null, actor, now: this.clock.now(), correlationId };
     const { events } = await runFormulaCommand(this.runner, ctx, importOfficialFormulaCommand(parsed), this.reactors);
     const result = events.length === 0 ? 'unchanged' : events[0].type === 'ReactorFormulaCreated' ? 'created' : 'updated';

@@ -220,4 +220,31 @@ describe('ReactHandler', () => {
     expect(invalid.kind).toBe('unprocessable');
     expect(Object.keys(invalid.errors ?? {})[0]).toBe('reactor');
   });
+
+  // POST /tokenize answers a bare value with a 400 on body; the reactor's tokenize is tokenized exactly as it.
+  it.each<[string, unknown]>([
+    ['a string', 'bare string'],
+    ['a number', 42],
+    ['a boolean', true],
+  ])('answers a tokenize that is %s, which POST /tokenize refuses, as the code\'s fault: 422, nothing created', async (type, tokenize) => {
+    const reactor = await aReactor();
+    runtime.next = { ok: true, raw: null, tokenize };
+    const invalid = await rejection(react(reactor.id, {}));
+    expect([invalid.kind, invalid.errors]).toEqual([
+      'unprocessable',
+      {
+        reactor: ['The reactor returned a tokenize that is not a valid tokenize body; the other errors name its paths.'],
+        tokenize: [`tokenize must be a token create request, an array or an object, not ${type}.`],
+      },
+    ]);
+    expect((await index.search({ tenantId, query: null, now: Date.now(), page: 1, size: 10 })).total).toBe(0);
+  });
+
+  it('answers a bare tokenize with no path or type when args used a token the caller does not reveal', async () => {
+    const [card] = (await tokenizer.execute(new TokenizeCommand(caller(), [{ type: 'card_number', data: CARD }]))) as { id: string }[];
+    const reactor = await aReactor();
+    runtime.next = { ok: true, raw: null, tokenize: CARD };
+    const invalid = await rejection(react(reactor.id, { args: { card: `{{ ${card.id} }}` } }));
+    expect([invalid.kind, invalid.errors]).toEqual(['unprocessable', { reactor: ["The reactor's tokenize result is not valid."] }]);
+  });
 });

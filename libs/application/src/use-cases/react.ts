@@ -150,6 +150,12 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
   private async tokenize(caller: Caller, tokenize: unknown, onBehalfOf: OnBehalfOf): Promise<unknown> {
     const capped = idOnlyCap(onBehalfOf.cap);
     try {
+      // POST /tokenize takes a token create request, an array or an object, never a bare value: wrapped as
+      // `{ tokenize }`, a bare value would pass as a leaf of an object and become a token.
+      const primitive = primitiveType(tokenize);
+      if (primitive !== null) {
+        throw validationError({ tokenize: [`tokenize must be a token create request, an array or an object, not ${primitive}.`] });
+      }
       const answer = await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }, onBehalfOf));
       return capped ? answer : (answer as { tokenize: unknown }).tokenize;
     } catch (error) {
@@ -164,6 +170,12 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     }
   }
 }
+
+/** The JSON type of a `tokenize` that is a bare value (string, number or boolean), or null for arrays and objects. */
+const primitiveType = (value: unknown): string | null => {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return `a ${typeof value}`;
+  return null;
+};
 
 /** A tokenizer error without the paths and messages that could echo the data: what the capped case answers. */
 const pathless = (error: DomainError): DomainError => {

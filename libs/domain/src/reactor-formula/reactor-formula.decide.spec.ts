@@ -113,7 +113,7 @@ describe('UpdateReactorFormula', () => {
   });
 
   it('answers not found for a formula that does not exist', () => {
-    given([]).when(update()).then({ error: 'not_found' });
+    given([]).when(update()).then({ error: 'not_found', message: /^Reactor formula was not found\.$/ });
   });
 
   it('answers not found for a deleted formula', () => {
@@ -121,7 +121,7 @@ describe('UpdateReactorFormula', () => {
   });
 
   it('answers not found, never forbidden, for another tenant\'s private formula', () => {
-    given([othersPrivate]).when(update()).then({ error: 'not_found' });
+    given([othersPrivate]).when(update()).then({ error: 'not_found', message: /^Reactor formula was not found\.$/ });
   });
 
   it('forbids a tenant application to update an official formula', () => {
@@ -170,7 +170,7 @@ describe('DeleteReactorFormula', () => {
   });
 
   it('answers not found for a formula that does not exist', () => {
-    given([]).when(remove()).then({ error: 'not_found' });
+    given([]).when(remove()).then({ error: 'not_found', message: /^Reactor formula was not found\.$/ });
   });
 
   it('answers not found when the formula is already deleted', () => {
@@ -178,7 +178,7 @@ describe('DeleteReactorFormula', () => {
   });
 
   it('answers not found for another tenant\'s private formula', () => {
-    given([othersPrivate]).when(remove()).then({ error: 'not_found' });
+    given([othersPrivate]).when(remove()).then({ error: 'not_found', message: /^Reactor formula was not found\.$/ });
   });
 
   it('forbids a tenant application to delete an official formula', () => {

@@ -86,7 +86,7 @@ const update = (
   state: ReactorFormulaState,
   ctx: CommandContext,
 ): ReactorFormulaEvent[] => {
-  const existing = findVisible(id, state, ctx);
+  const existing = findVisible(state, ctx);
   if (existing.type === 'official') assertMayWriteOfficial(ctx, 'update');
   if (input.type === 'official') assertMayWriteOfficial(ctx, 'update');
   // An official formula keeps the status the operator gave it; a private one is always verified.
@@ -99,7 +99,7 @@ const remove = (
   state: ReactorFormulaState,
   ctx: CommandContext,
 ): ReactorFormulaEvent[] => {
-  const existing = findVisible(id, state, ctx);
+  const existing = findVisible(state, ctx);
   if (existing.type === 'official') assertMayWriteOfficial(ctx, 'delete');
   return [
     {
@@ -129,10 +129,13 @@ const importOfficial = (
   return sameFields(state, fields) ? [] : [updated(fields, ctx)];
 };
 
-/** Official formulas are visible to everyone; a private one only to its tenant, and to others it does not exist. */
-const findVisible = (id: string, state: ReactorFormulaState, ctx: CommandContext): ReactorFormula => {
-  if (state === null) throw notFound(`Reactor formula ${id}`);
-  if (state.type === 'private' && state.tenant_id !== ctx.tenantId) throw notFound(`Reactor formula ${id}`);
+/**
+ * Official formulas are visible to everyone; a private one only to its tenant, and to others it does not exist. The 404
+ * reads as GET's and every other resource's ("Reactor formula was not found."): the id is the caller's own.
+ */
+const findVisible = (state: ReactorFormulaState, ctx: CommandContext): ReactorFormula => {
+  if (state === null) throw notFound('Reactor formula');
+  if (state.type === 'private' && state.tenant_id !== ctx.tenantId) throw notFound('Reactor formula');
   return state;
 };
 

@@ -22,7 +22,6 @@ describe('checkReactorArgs accepts', () => {
   it.each<[string, unknown, ReturnType<typeof param>[]?]>([
     ['every parameter of its type', { card: { number: '4242424242424242' }, amount: 10, capture: true }],
     ['an optional parameter left out', { card: { number: '4242' }, amount: 0 }],
-    ['an optional parameter given as null', { card: { number: '4242' }, amount: 1, capture: null }],
     ['undeclared properties of any kind, unchecked', { card: { number: '4242', cvc: 123 }, amount: 1, extra: [{ a: 1 }], note: null }],
     ['any payload when no parameter is declared', 'just text', []],
     ['no args when no parameter is declared', undefined, []],
@@ -33,9 +32,12 @@ describe('checkReactorArgs accepts', () => {
 });
 
 describe('checkReactorArgs rejects', () => {
-  it.each<[string, unknown, FieldErrors]>([
+  it.each<[string, unknown, FieldErrors, ReturnType<typeof param>[]?]>([
     ['a missing required parameter', { card: { number: '4242' } }, { 'args.amount': ['args.amount is required.'] }],
-    ['a required parameter given as null', { card: { number: '4242' }, amount: null }, { 'args.amount': ['args.amount is required.'] }],
+    // null is a value, of no declared type: only leaving a parameter out is what optional allows.
+    ['a required parameter given as null', { card: { number: '4242' }, amount: null }, { 'args.amount': ['args.amount must be a number.'] }],
+    ['an optional parameter given as null', { card: { number: '4242' }, amount: 1, capture: null }, { 'args.capture': ['args.capture must be a boolean.'] }],
+    ['a nested optional parameter given as null', { card: { number: null } }, { 'args.card.number': ['args.card.number must be a string.'] }, [param('card.number', 'string', true)]],
     ['a nested parameter whose parent is missing', { amount: 1 }, { 'args.card.number': ['args.card.number is required.'] }],
     ['a nested parameter whose parent is not an object', { card: '4242', amount: 1 }, { 'args.card.number': ['args.card.number is required.'] }],
     ['a nested parameter whose parent is an array', { card: [{ number: '4242' }], amount: 1 }, { 'args.card.number': ['args.card.number is required.'] }],
@@ -46,8 +48,8 @@ describe('checkReactorArgs rejects', () => {
     ['an optional parameter of the wrong type', { card: { number: '4242' }, amount: 1, capture: 'yes' }, { 'args.capture': ['args.capture must be a boolean.'] }],
     ['args that are not an object', ['4242'], { args: ['args must be an object.'] }],
     ['no args at all', undefined, { 'args.card.number': [expect.any(String)], 'args.amount': [expect.any(String)] }],
-  ])('%s', (_title, args, expected) => {
-    expect(errorsOf(args)).toEqual(expected);
+  ])('%s', (_title, args, expected, parameters = PARAMETERS) => {
+    expect(errorsOf(args, parameters)).toEqual(expected);
   });
 
   it('reads only own properties: a parameter named like an Object method is missing when not sent', () => {

@@ -4,8 +4,9 @@ import { isJsonObject } from '../shared/json-shape';
 import type { RequestParameterElement } from '../reactor-formula/reactor-formula.types';
 
 /**
- * Every non-optional parameter must be present (null counts as absent), and every declared one present must be of its
- * type; `card.number` is `args.card.number`. Undeclared properties pass unchecked, and with no declared parameters any
+ * Every non-optional parameter must be present, and every declared one present must be of its type; `card.number` is
+ * `args.card.number`. A null is present, and of no declared type: `args.amount: null` is a 400 whether the parameter is
+ * optional or not (only leaving it out is what `optional` allows). Undeclared properties pass unchecked, and with no declared parameters any
  * payload passes. Throws one DomainError 'validation' naming every `args.<path>`.
  *
  * The caller runs it on the detokenized args: a parameter declared `number` may be sent as `{{ <token id> }}`, and
@@ -23,7 +24,7 @@ export const checkReactorArgs = (
   for (const { name, type, optional } of requestParameters) {
     const path = `args.${name}`;
     const value = valueAt(given, name);
-    if (value === undefined || value === null) {
+    if (value === undefined) {
       if (!optional) errors.add(path, `${path} is required.`);
     } else if (!hasType(value, type)) {
       errors.add(path, `${path} must be a ${type}.`);
