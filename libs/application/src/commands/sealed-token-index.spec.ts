@@ -60,6 +60,7 @@ describe('SealedTokenIndexEventStore', () => {
     }
 
     const expected = [created.data, updated.data];
+    expect((await new SealedTokenIndexEventStore(raw, crypto).readAll(null, 10)).map(dataOf)).toEqual(expected);
     expect((await events.readStream(`token-${tenantId}_${id}`)).map(dataOf)).toEqual(expected);
     expect((await events.readAll(null, 10)).map(dataOf)).toEqual(expected);
     const delivered: RecordedEvent[] = [];
@@ -77,13 +78,15 @@ describe('SealedTokenIndexEventStore', () => {
     await events.append(`token-${tenantId}_${kept}`, [keptEvent], 'no_stream');
     await keys.destroy(tenantId, gone);
 
-    const [first, second] = await events.readAll(null, 10);
+    // Read as another process would (a rebuild, another API): nothing of this one's appends in its memory.
+    const reader = new SealedTokenIndexEventStore(raw, crypto);
+    const [first, second] = await reader.readAll(null, 10);
     expect(dataOf(first)).toEqual(expect.objectContaining({ id: gone, fingerprint: '', search_hashes: [] }));
     expect(dataOf(first)).not.toHaveProperty(SEALED_INDEX_FIELD);
     expect(dataOf(second)).toEqual(keptEvent.data);
 
     crypto.destroyTenantKey(tenantId);
-    expect((await events.readAll(null, 10)).map(dataOf)).toEqual([
+    expect((await reader.readAll(null, 10)).map(dataOf)).toEqual([
       expect.objectContaining({ id: gone, fingerprint: '', search_hashes: [] }),
       expect.objectContaining({ id: kept, fingerprint: '', search_hashes: [] }),
     ]);
@@ -99,6 +102,50 @@ describe('SealedTokenIndexEventStore', () => {
     expect((error as DomainError).kind).toBe('not_found');
     expect(await keys.get(tenantId, id)).toBeNull();
     expect(await raw.readAll(null, 10)).toEqual([]);
+  });
+
+  describe("this process's own appends", () => {
+    let opened: number;
+    const counting = (limit?: number) => {
+      opened = 0;
+      const counted = Object.assign(Object.create(crypto) as AesGcmTokenCrypto, {
+        decrypt: (...args: Parameters<AesGcmTokenCrypto['decrypt']>) => {
+          opened += 1;
+          return crypto.decrypt(...args);
+        },
+      });
+      return new SealedTokenIndexEventStore(raw, counted, limit);
+    };
+
+    it('are read back once without opening them (the live projector), then opened like any other', async () => {
+      const store = counting();
+      const tenantId = randomUUID();
+      const ids = [randomUUID(), randomUUID()];
+      const appended = await Promise.all(ids.map((id) => tokenEvent('TokenCreated', tenantId, id)));
+      await store.append(`token-${tenantId}_${ids[0]}`, [appended[0]], 'no_stream');
+      await store.appendMany([{ streamId: `token-${tenantId}_${ids[1]}`, events: [appended[1]], expected: 'no_stream' }]);
+      expect((await store.readAll(null, 10)).map(dataOf)).toEqual(appended.map((e) => e.data));
+      expect(opened).toBe(0);
+      expect((await store.readAll(null, 10)).map(dataOf)).toEqual(appended.map((e) => e.data));
+      expect(opened).toBe(2);
+    });
+
+    it("forget a token's index once its deletion is appended, and keep at most the limit", async () => {
+      const store = counting(2);
+      const tenantId = randomUUID();
+      const gone = randomUUID();
+      await store.append(`token-${tenantId}_${gone}`, [await tokenEvent('TokenCreated', tenantId, gone)], 'no_stream');
+      await store.append(`token-${tenantId}_${gone}`, [{ type: 'TokenDeleted', data: { id: gone, tenant_id: tenantId }, metadata: metadata(tenantId) }], 0n);
+      await keys.destroy(tenantId, gone);
+      expect(dataOf((await store.readAll(null, 1))[0])).toEqual(expect.objectContaining({ fingerprint: '', search_hashes: [] }));
+
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      for (const id of ids) await store.append(`token-${tenantId}_${id}`, [await tokenEvent('TokenCreated', tenantId, id)], 'no_stream');
+      opened = 0;
+      await store.readAll(null, 10);
+      // The first of the three was dropped for the limit; the other two come from memory.
+      expect(opened).toBe(1 + 1);
+    });
   });
 
   it('passes other events, and token events written before the sealing, through unchanged', async () => {

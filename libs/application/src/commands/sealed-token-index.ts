@@ -45,20 +45,71 @@ const hasSealedIndex = (data: unknown): data is TokenEventData & { [SEALED_INDEX
 const isShredded = (error: unknown): boolean =>
   error instanceof DataKeyUnavailableError || (error instanceof DomainError && error.kind === 'unauthenticated');
 
+/** Indexes of this process's own recent appends kept for its projector, which reads them back within milliseconds. */
+const RECENT_LIMIT = 10_000;
+
 export class SealedTokenIndexEventStore implements EventStore {
+  /**
+   * The index of each token event this process appended, by stream and revision, until a read opens it: the live
+   * projector then needs no data key to read back what was just written (opening costs a key-store read and two
+   * AES-GCM operations). In memory only, bounded, and dropped when the token's deletion is appended.
+   */
+  private readonly recent = new Map<string, Map<bigint, TokenIndex>>();
+  private recentCount = 0;
+
   constructor(
     private readonly inner: EventStore,
     private readonly crypto: TokenCrypto,
+    private readonly recentLimit = RECENT_LIMIT,
   ) {}
 
   async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.inner.append(streamId, await this.sealAll(events), expected);
+    const result = await this.inner.append(streamId, await this.sealAll(events), expected);
+    this.remember(streamId, events, result);
+    return result;
   }
 
   async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
     const sealed: StreamAppend[] = [];
     for (const part of batch) sealed.push({ ...part, events: await this.sealAll(part.events) });
-    return this.inner.appendMany(sealed);
+    const results = await this.inner.appendMany(sealed);
+    batch.forEach((part, i) => this.remember(part.streamId, part.events, results[i]));
+    return results;
+  }
+
+  private remember(streamId: string, events: EventToAppend[], result: AppendResult): void {
+    const first = result.nextExpectedRevision - BigInt(events.length - 1);
+    events.forEach((event, i) => {
+      if (SEALED_EVENT_TYPES.has(event.type) && hasPlainIndex(event.data)) {
+        let revisions = this.recent.get(streamId);
+        if (!revisions) this.recent.set(streamId, (revisions = new Map()));
+        if (!revisions.has(first + BigInt(i))) this.recentCount += 1;
+        revisions.set(first + BigInt(i), { fingerprint: event.data.fingerprint, search_hashes: event.data.search_hashes });
+      } else if (event.type === 'TokenDeleted') {
+        this.forget(streamId);
+      }
+    });
+    // The oldest streams go first (a Map iterates in insertion order).
+    for (const oldest of this.recent.keys()) {
+      if (this.recentCount <= this.recentLimit) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(streamId: string): void {
+    this.recentCount -= this.recent.get(streamId)?.size ?? 0;
+    this.recent.delete(streamId);
+  }
+
+  /** The index this process appended at that revision, if it still holds it; taken out, since one read needs it. */
+  private takeRecent(streamId: string, revision: bigint): TokenIndex | undefined {
+    const revisions = this.recent.get(streamId);
+    const index = revisions?.get(revision);
+    if (!revisions || !index) return undefined;
+    revisions.delete(revision);
+    this.recentCount -= 1;
+    if (revisions.size === 0) this.recent.delete(streamId);
+    return index;
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -118,14 +169,20 @@ export class SealedTokenIndexEventStore implements EventStore {
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
     const data = event.data;
     if (!hasSealedIndex(data)) return event;
-    const { [SEALED_INDEX_FIELD]: envelope, ...rest } = data;
-    let index: TokenIndex;
-    try {
-      index = JSON.parse(await this.crypto.decrypt(rest.tenant_id, rest.id, envelope, 'index')) as TokenIndex;
-    } catch (error) {
-      if (!isShredded(error)) throw error;
-      index = { fingerprint: '', search_hashes: [] };
+    let index = this.takeRecent(event.streamId, event.revision);
+    if (!index) {
+      try {
+        index = JSON.parse(await this.crypto.decrypt(data.tenant_id, data.id, data[SEALED_INDEX_FIELD], 'index')) as TokenIndex;
+      } catch (error) {
+        if (!isShredded(error)) throw error;
+        index = { fingerprint: '', search_hashes: [] };
+      }
     }
-    return { ...event, data: { ...rest, fingerprint: index.fingerprint, search_hashes: index.search_hashes } };
+    // Copied field by field: a rest pattern with a computed key costs more than the decryption (a rebuild opens them all).
+    const opened: Record<string, unknown> = {};
+    for (const key in data) if (key !== SEALED_INDEX_FIELD) opened[key] = data[key];
+    opened.fingerprint = index.fingerprint;
+    opened.search_hashes = index.search_hashes;
+    return { ...event, data: opened };
   }
 }
