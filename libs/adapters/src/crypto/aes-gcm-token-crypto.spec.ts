@@ -93,6 +93,30 @@ describe('encrypt and decrypt', () => {
   });
 });
 
+describe('decryptMany', () => {
+  it('answers each item as decrypt would: opened, or the DataKeyUnavailableError for a destroyed key, a moved or altered envelope, another purpose', async () => {
+    const ids = Array.from({ length: 6 }, (_, i) => `${i}${TOKEN.slice(1)}`);
+    const sealed = await Promise.all(ids.map((id) => crypto.encrypt(TENANT, id, `index of ${id}`, 'index')));
+    await keys.destroy(TENANT, ids[1]);
+    const items = [
+      { tokenId: ids[0], encrypted: sealed[0] },
+      { tokenId: ids[1], encrypted: sealed[1] },
+      { tokenId: ids[2], encrypted: sealed[3] },
+      { tokenId: ids[3], encrypted: { ...sealed[3], tag: sealed[4].tag } },
+      { tokenId: ids[4], encrypted: await crypto.encrypt(TENANT, ids[4], 'x', 'mask') },
+      { tokenId: ids[5], encrypted: sealed[5] },
+    ];
+    const many = await crypto.decryptMany(TENANT, items, 'index');
+    const one = await Promise.all(items.map(({ tokenId, encrypted }) => crypto.decrypt(TENANT, tokenId, encrypted, 'index').catch((e: unknown) => e)));
+    expect(many[0]).toBe(`index of ${ids[0]}`);
+    expect(many[5]).toBe(`index of ${ids[5]}`);
+    for (const i of [1, 2, 3, 4]) expect(many[i]).toBeInstanceOf(DataKeyUnavailableError);
+    expect(many.map((r) => (typeof r === 'string' ? r : (r as Error).message))).toEqual(one.map((r) => (typeof r === 'string' ? r : (r as Error).message)));
+    // Another tenant's keys are not this tenant's.
+    expect(await crypto.decryptMany(OTHER_TENANT, items.slice(0, 1), 'index')).toEqual([expect.any(DataKeyUnavailableError)]);
+  });
+});
+
 describe('crypto-shredding', () => {
   it('makes every copy of the ciphertext undecryptable once the data key is destroyed', async () => {
     const sealed = await crypto.encrypt(TENANT, TOKEN, SSN);

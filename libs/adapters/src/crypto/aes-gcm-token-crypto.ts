@@ -80,10 +80,34 @@ export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
   }
 
   async decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData, purpose: SealPurpose = 'data'): Promise<string> {
-    if (encrypted.v !== 1 || encrypted.alg !== 'AES-256-GCM' || encrypted.key_ref !== tokenId) {
-      throw new DataKeyUnavailableError(tokenId, 'the envelope was not sealed for this token.');
-    }
-    const dataKey = await this.dataKey(tenantId, tokenId, false);
+    checkEnvelope(tokenId, encrypted);
+    return this.open(tenantId, tokenId, encrypted, purpose, await this.dataKey(tenantId, tokenId, false));
+  }
+
+  async decryptMany(
+    tenantId: string,
+    items: ReadonlyArray<{ tokenId: string; encrypted: EncryptedData }>,
+    purpose: SealPurpose,
+  ): Promise<Array<string | DataKeyUnavailableError>> {
+    const ids = items.map(({ tokenId }) => tokenId);
+    const wrapped = this.keys.getMany
+      ? await this.keys.getMany(tenantId, ids)
+      : new Map((await Promise.all(ids.map(async (id) => [id, await this.keys.get(tenantId, id)] as const))).filter((e): e is [string, Uint8Array] => e[1] !== null));
+    return items.map(({ tokenId, encrypted }) => {
+      try {
+        checkEnvelope(tokenId, encrypted);
+        const key = wrapped.get(tokenId);
+        if (!key) throw new DataKeyUnavailableError(tokenId, 'its data key does not exist (the token was deleted).');
+        return this.open(tenantId, tokenId, encrypted, purpose, this.unwrap(tenantId, tokenId, key));
+      } catch (error) {
+        if (error instanceof DataKeyUnavailableError) return error;
+        throw error;
+      }
+    });
+  }
+
+  /** Opens `encrypted` with the token's unwrapped data key, which it then zeroes. */
+  private open(tenantId: string, tokenId: string, encrypted: EncryptedData, purpose: SealPurpose, dataKey: Buffer): string {
     try {
       const decipher = createDecipheriv('aes-256-gcm', dataKey, Buffer.from(encrypted.iv, 'base64'))
         .setAAD(dataAad(tenantId, tokenId, purpose))
@@ -216,6 +240,12 @@ export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
 }
 
 const tenantAad = (tenantId: string): Buffer => Buffer.from(`vault:tenant-key:${tenantId}`);
+
+function checkEnvelope(tokenId: string, encrypted: EncryptedData): void {
+  if (encrypted.v !== 1 || encrypted.alg !== 'AES-256-GCM' || encrypted.key_ref !== tokenId) {
+    throw new DataKeyUnavailableError(tokenId, 'the envelope was not sealed for this token.');
+  }
+}
 
 /**
  * Binding the ciphertext to its tenant, token and purpose makes an envelope copied onto another token, or a sealed mask

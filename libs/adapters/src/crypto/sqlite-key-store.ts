@@ -74,6 +74,10 @@ export class SqliteKeyStore implements KeyStore, TenantKeyStore {
         'INSERT INTO data_keys (tenant_id, token_id, wrapped_key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
       ),
       get: db.prepare<[string, string], KeyRow>('SELECT wrapped_key FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
+      getMany: db.prepare<[json: string, tenantId: string], KeyRow & { token_id: string }>(
+        // CROSS JOIN keeps the ids outside: one primary-key lookup each (the planner would otherwise scan the keys).
+        'SELECT d.token_id, d.wrapped_key FROM json_each(?) j CROSS JOIN data_keys d ON d.tenant_id = ? AND d.token_id = j.value',
+      ),
       delete: db.prepare<[string, string]>('DELETE FROM data_keys WHERE tenant_id = ? AND token_id = ?'),
       checkpoint: db.prepare<[], { position: string }>('SELECT position FROM shred_checkpoint WHERE one = 1'),
       saveCheckpoint: db.prepare<[string]>(
@@ -179,6 +183,15 @@ export class SqliteKeyStore implements KeyStore, TenantKeyStore {
   async get(tenantId: string, tokenId: string): Promise<Uint8Array | null> {
     const row = this.statements.get.get(tenantId, tokenId);
     return row ? new Uint8Array(row.wrapped_key) : null;
+  }
+
+  /** Sorted first, so the lookups walk the key index in order instead of jumping around it. */
+  async getMany(tenantId: string, tokenIds: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const found = new Map<string, Uint8Array>();
+    if (tokenIds.length === 0) return found;
+    const rows = this.statements.getMany.all(JSON.stringify([...new Set(tokenIds)].sort()), tenantId);
+    for (const row of rows) found.set(row.token_id, new Uint8Array(row.wrapped_key));
+    return found;
   }
 
   async destroy(tenantId: string, tokenId: string): Promise<void> {

@@ -48,6 +48,16 @@ const isShredded = (error: unknown): boolean =>
 /** Indexes of this process's own recent appends kept for its projector, which reads them back within milliseconds. */
 const RECENT_LIMIT = 10_000;
 
+/** The event with its index in place of the sealed one. Copied field by field: a rest pattern with a computed key costs more than the decryption. */
+function withIndex(event: RecordedEvent, index: TokenIndex): RecordedEvent {
+  const data = event.data as Record<string, unknown>;
+  const opened: Record<string, unknown> = {};
+  for (const key in data) if (key !== SEALED_INDEX_FIELD) opened[key] = data[key];
+  opened.fingerprint = index.fingerprint;
+  opened.search_hashes = index.search_hashes;
+  return { ...event, data: opened };
+}
+
 export class SealedTokenIndexEventStore implements EventStore {
   /**
    * The index of each token event this process appended, by stream and revision, until a read opens it: the live
@@ -161,28 +171,51 @@ export class SealedTokenIndexEventStore implements EventStore {
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     if (!events.some((event) => SEALED_EVENT_TYPES.has(event.type))) return events;
-    const opened: RecordedEvent[] = [];
-    for (const event of events) opened.push(SEALED_EVENT_TYPES.has(event.type) ? await this.open(event) : event);
-    return opened;
-  }
-
-  private async open(event: RecordedEvent): Promise<RecordedEvent> {
-    const data = event.data;
-    if (!hasSealedIndex(data)) return event;
-    let index = this.takeRecent(event.streamId, event.revision);
-    if (!index) {
-      try {
-        index = JSON.parse(await this.crypto.decrypt(data.tenant_id, data.id, data[SEALED_INDEX_FIELD], 'index')) as TokenIndex;
-      } catch (error) {
-        if (!isShredded(error)) throw error;
-        index = { fingerprint: '', search_hashes: [] };
+    // Each sealed index: from this process's memory, or else opened, one call per tenant where the crypto can.
+    const indexes = new Map<RecordedEvent, TokenIndex>();
+    const toOpen = new Map<string, RecordedEvent[]>();
+    for (const event of events) {
+      if (!SEALED_EVENT_TYPES.has(event.type) || !hasSealedIndex(event.data)) continue;
+      const recent = this.takeRecent(event.streamId, event.revision);
+      if (recent) indexes.set(event, recent);
+      else {
+        const tenant = toOpen.get(event.data.tenant_id) ?? [];
+        tenant.push(event);
+        toOpen.set(event.data.tenant_id, tenant);
       }
     }
-    // Copied field by field: a rest pattern with a computed key costs more than the decryption (a rebuild opens them all).
-    const opened: Record<string, unknown> = {};
-    for (const key in data) if (key !== SEALED_INDEX_FIELD) opened[key] = data[key];
-    opened.fingerprint = index.fingerprint;
-    opened.search_hashes = index.search_hashes;
-    return { ...event, data: opened };
+    for (const [tenantId, sealed] of toOpen) {
+      for (const [i, plaintext] of (await this.openIndexes(tenantId, sealed)).entries()) {
+        indexes.set(sealed[i], plaintext === null ? { fingerprint: '', search_hashes: [] } : (JSON.parse(plaintext) as TokenIndex));
+      }
+    }
+    return events.map((event) => {
+      const index = indexes.get(event);
+      return index ? withIndex(event, index) : event;
+    });
+  }
+
+  /** Each event's sealed index opened; null where its key (or its tenant's) is destroyed. */
+  private async openIndexes(tenantId: string, events: RecordedEvent[]): Promise<Array<string | null>> {
+    const sealed = events.map((event) => event.data as TokenEventData & { [SEALED_INDEX_FIELD]: EncryptedData });
+    try {
+      if (this.crypto.decryptMany) {
+        const opened = await this.crypto.decryptMany(tenantId, sealed.map((data) => ({ tokenId: data.id, encrypted: data[SEALED_INDEX_FIELD] })), 'index');
+        return opened.map((result) => (typeof result === 'string' ? result : null));
+      }
+      const opened: Array<string | null> = [];
+      for (const data of sealed) {
+        try {
+          opened.push(await this.crypto.decrypt(tenantId, data.id, data[SEALED_INDEX_FIELD], 'index'));
+        } catch (error) {
+          if (!isShredded(error)) throw error;
+          opened.push(null);
+        }
+      }
+      return opened;
+    } catch (error) {
+      if (!isShredded(error)) throw error;
+      return events.map(() => null);
+    }
   }
 }

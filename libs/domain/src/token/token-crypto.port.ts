@@ -41,6 +41,11 @@ export interface TokenCrypto {
   encrypt(tenantId: string, tokenId: string, plaintext: string, purpose?: SealPurpose, options?: EncryptOptions): Promise<EncryptedData>;
   /** Opens an envelope of that purpose; rejects with DataKeyUnavailableError once the key is destroyed, or on tampering. */
   decrypt(tenantId: string, tokenId: string, encrypted: EncryptedData, purpose?: SealPurpose): Promise<string>;
+  /**
+   * Opens many envelopes of one tenant and purpose at once (a rebuild opens every token's): each item's plaintext, or
+   * the DataKeyUnavailableError `decrypt` would reject with. Rejects as a whole when the tenant's key is destroyed.
+   */
+  decryptMany?(tenantId: string, items: ReadonlyArray<{ tokenId: string; encrypted: EncryptedData }>, purpose: SealPurpose): Promise<Array<string | DataKeyUnavailableError>>;
   /** Base58 of a keyed hash of `type` and the evaluated fingerprint expression: equal within a tenant, unrelated across. */
   fingerprint(tenantId: string, type: TokenType, evaluated: string): string;
   /** Keyed hash of one normalised search value (see normalizeSearchValue); the read model stores only these. */
