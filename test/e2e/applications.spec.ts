@@ -204,4 +204,41 @@ describe('applications', () => {
     const final = (await admin().get(`/applications/${app.id}`)).body.name;
     expect(final).toBe((updates[updates.length - 1].data as { name: string }).name);
   });
+  describe('bounded strings, so that no page of applications holds the event loop', () => {
+    const aRule = (fields: Record<string, unknown> = {}) => ({ priority: 1, container: '/', transform: 'mask', permissions: ['token:read'], ...fields });
+
+    it('refuses a rule container of about a megabyte with a 400 naming rules[0].container', async () => {
+      const container = `/${'a/'.repeat(500_000)}`;
+      const response = await admin().post('/applications', { name: 'huge container', type: 'private', rules: [aRule({ container })] });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual({ 'rules[0].container': ['rules[0].container must be at most 200 characters long'] });
+    });
+
+    it('refuses rules whose JSON passes 10,000 characters, naming rules, on create and on update', async () => {
+      const rules = Array.from({ length: 100 }, (_, i) => aRule({ priority: i + 1, description: 'd'.repeat(500) }));
+      const created = await admin().post('/applications', { name: 'long rules', type: 'private', rules });
+      expect(created.status).toBe(400);
+      expect(Object.keys(created.body.errors)).toEqual(['rules']);
+      const app = await createApplication(test, { name: 'short rules', type: 'private', rules: [aRule()] });
+      const updated = await admin().put(`/applications/${app.id}`, { name: 'short rules', type: 'private', rules });
+      expect(updated.status).toBe(400);
+      expect(Object.keys(updated.body.errors)).toEqual(['rules']);
+    });
+
+    it('keeps the largest application it accepts, as listed, near 10 KB (a page of 100 near 1 MB)', async () => {
+      const rules = Array.from({ length: 100 }, (_, i) => aRule({ priority: 1_000_000 + i, transform: 'reveal', permissions: ['token:search'] }));
+      const app = await createApplication(test, { name: '\u0001'.repeat(200), type: 'private', rules });
+      const listed = (await admin().get('/applications?size=100')).body.data.find((a: { id: string }) => a.id === app.id);
+      expect(JSON.stringify(listed).length).toBeLessThan(12_000);
+    });
+
+    it('counts a name in characters, not UTF-16 units: 200 emoji pass, 201 do not', async () => {
+      const accepted = await admin().post('/applications', { name: '🔑'.repeat(200), type: 'public', permissions: ['token:create'] });
+      expect(accepted.status).toBe(201);
+      expect(accepted.body.name).toBe('🔑'.repeat(200));
+      const refused = await admin().post('/applications', { name: '🔑'.repeat(201), type: 'public', permissions: ['token:create'] });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual({ name: ['name must be 1 to 200 characters long'] });
+    });
+  });
 });

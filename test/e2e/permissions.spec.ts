@@ -70,6 +70,15 @@ describe('GET /permissions', () => {
     expect(response.body.errors.application_type).toBeDefined();
   });
 
+  it.each(['application_type[]=expiring', 'application_type[x]=', 'application_type=expiring&application_type=private'])(
+    'answers 400 naming application_type for %s, never an unfiltered 200',
+    async (query) => {
+      const response = await test.http().get(`/permissions?${query}`).set('SVC-API-KEY', BOOTSTRAP_KEY);
+      expect(response.status).toBe(400);
+      expect(Object.keys(response.body.errors)).toEqual(['application_type']);
+    },
+  );
+
   it('accepts a trailing slash, as existing SDKs send one', async () => {
     const response = await test.http().get('/permissions/').set('SVC-API-KEY', BOOTSTRAP_KEY);
     expect(response.status).toBe(200);

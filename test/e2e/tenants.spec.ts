@@ -80,6 +80,16 @@ describe('/tenants/self', () => {
     expect((await as(tenant.management_key).get('/tenants/self')).body).toEqual(renamed.body);
   });
 
+  it('counts a name in characters, not UTF-16 units: 200 emoji pass, 201 do not', async () => {
+    const tenant = await createTenant(test, 'Emoji');
+    const renamed = await as(tenant.management_key).put('/tenants/self', { name: '🔑'.repeat(200) });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe('🔑'.repeat(200));
+    const refused = await as(tenant.management_key).put('/tenants/self', { name: '🔑'.repeat(201) });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors)).toEqual(['name']);
+  });
+
   it('answers bad names and unknown properties with a 400 naming the field, and callers without the permission with a 403', async () => {
     const tenant = await createTenant(test, 'Strict');
     for (const [body, field] of [

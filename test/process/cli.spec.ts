@@ -67,6 +67,7 @@ describe('the vault CLI', () => {
       [['tenant', 'create'], /^error: required option '--name <name>' not specified/],
       [['tenant', 'create', '--name'], /^error: option '--name <name>' argument missing/],
       [['tenant', 'create', '--name', '  '], /^error: tenant create needs a non-blank --name <name>/],
+      [['tenant', 'create', '--name', 'n'.repeat(201)], /^error: tenant create needs a --name <name> of 1 to 200 characters/],
       [['tenant', 'create', '--name', 'acme', 'extra'], /^error: too many arguments for 'create'/],
       [['tenant', 'delete'], /^error: required option '--id <uuid>' not specified/],
       [['tenant', 'delete', '--id', 'acme'], /^error: tenant delete needs --id <uuid>, a tenant id/],

@@ -72,7 +72,7 @@ describe('the built service as processes', () => {
 
     const again = await runCli(['tenant', 'delete', '--id', created.tenant_id], env());
     expect(again).toMatchObject({ code: 1, stdout: '' });
-    expect(again.stderr).toMatch(/No tenant .* deleted already/);
+    expect(again.stderr).toMatch(/^vault: No tenant .* deleted already/m);
   });
 
   it('keeps every answered write through SIGKILL mid-burst, applied to the read model exactly once', async () => {

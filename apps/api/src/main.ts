@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ChildProcessReactorRuntime } from '@vault/adapters';
+import { redactCredentials } from '@vault/adapters';
 import { ConfigError, JsonLogger, loadConfig, REACTOR_RUNTIME } from '@vault/nest';
 import { createApp } from './create-app';
 
@@ -61,7 +62,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const raw = error instanceof ConfigError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // A store's client may quote VAULT_EVENT_STORE or VAULT_SEARCH, credentials included.
+  const message = redactCredentials(raw);
   process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'vault API failed to start', error: message }) + '\n');
   process.exit(1);
 });

@@ -18,7 +18,10 @@ const OPERATOR = { type: 'operator', id: 'cli' } as const;
 export const actions: CliActions = {
   tenantCreate: (name) =>
     withApp(async (app) => {
-      const created = await app.get(VaultBus).execute(new CreateTenantCommand(name, OPERATOR, randomUUID()));
+      const created = await app
+        .get(VaultBus)
+        .execute(new CreateTenantCommand(name, OPERATOR, randomUUID()))
+        .catch((error: unknown) => Promise.reject(asUsageError(error, { name: '--name' })));
       process.stdout.write(JSON.stringify(created) + '\n');
       return EXIT.ok;
     }),
@@ -29,7 +32,7 @@ export const actions: CliActions = {
         await app.get(VaultBus).execute(new DeleteTenantCommand(id, OPERATOR, randomUUID()));
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
-        process.stderr.write(`No tenant ${id} (never created, or deleted already).\n`);
+        process.stderr.write(`vault: No tenant ${id} (never created, or deleted already).\n`);
         return EXIT.failed;
       }
       process.stdout.write(JSON.stringify({ tenant_id: id, deleted: true }) + '\n');
@@ -64,6 +67,16 @@ export const actions: CliActions = {
       return EXIT.ok;
     }),
 };
+
+/**
+ * A validation error of the domain about what the operator typed is a usage error (exit 2) naming the option: its
+ * messages name the field (`name must be 1 to 200 characters long`), never the value. Anything else is as it was.
+ */
+function asUsageError(error: unknown, options: Record<string, string>): unknown {
+  if (!(error instanceof DomainError && error.kind === 'validation')) return error;
+  const reasons = Object.entries(error.errors ?? {}).map(([field, messages]) => `${Object.hasOwn(options, field) ? options[field] : field}: ${messages.join('; ')}`);
+  return new UsageError(reasons.length > 0 ? reasons.join('; ') : error.message);
+}
 
 /** Starts the vault's Nest context (stores, bus, handlers; no projector) for one command and closes it after. */
 async function withApp(command: (app: INestApplicationContext) => Promise<number>): Promise<number> {

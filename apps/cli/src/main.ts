@@ -7,7 +7,9 @@ process.umask(0o077);
 runProgram(process.argv.slice(2), async () => (await import('./actions.js')).actions).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`vault: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A store's client may quote VAULT_EVENT_STORE or VAULT_SEARCH, credentials included. Loaded only on failure.
+    const { redactCredentials } = require('@vault/adapters/system/redact-credentials') as typeof import('@vault/adapters/system/redact-credentials');
+    process.stderr.write(`vault: ${redactCredentials(error instanceof Error ? error.message : String(error))}\n`);
     process.exit(EXIT.failed);
   },
 );

@@ -14,6 +14,9 @@ export interface CliActions {
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
+/** The domain's MAX_TENANT_NAME_LENGTH; not imported, so that help and usage errors load no more than commander. */
+const MAX_TENANT_NAME_LENGTH = 200;
+
 /**
  * Parses `argv` (the arguments after `vault`), runs the command and resolves to the exit code; a failure rejects. The
  * actions are loaded only once a command is to run.
@@ -74,6 +77,10 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
       .requiredOption('--name <name>', "the tenant's name"),
     async ({ name }: { name: string }) => {
       if (name.trim() === '') throw new UsageError('tenant create needs a non-blank --name <name>');
+      // The domain's rule (MAX_TENANT_NAME_LENGTH, in code points), checked here so it is a usage error that names the option.
+      if ([...name.trim()].length > MAX_TENANT_NAME_LENGTH) {
+        throw new UsageError(`tenant create needs a --name <name> of 1 to ${MAX_TENANT_NAME_LENGTH} characters`);
+      }
       return (await loadActions()).tenantCreate(name);
     },
   );

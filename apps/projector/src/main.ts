@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { LeasedProjector, Projector } from '@vault/application';
+import { redactCredentials } from '@vault/adapters';
 import { JsonLogger, loadConfig, PROJECTOR, VaultCoreModule } from '@vault/nest';
 
 const HELP = `Usage: node dist/apps/projector/src/main.js
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(JSON.stringify({ level: 'error', msg: 'projector failed', error: String(error) }) + '\n');
+  // A store's client may quote VAULT_EVENT_STORE or VAULT_SEARCH, credentials included.
+  const message = redactCredentials(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'projector failed', error: message }) + '\n');
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 export * from './sqlite/open-database';
 export * from './event-store/sqlite/sqlite-event-store';
 export * from './system/system';
+export * from './system/redact-credentials';
 export * from './read-model/sqlite/sqlite-collection';
 export * from './read-model/sqlite/sqlite-read-model';
 export * from './read-model/sqlite/sqlite-directory';

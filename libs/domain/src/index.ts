@@ -19,3 +19,4 @@ export * from './audit/audit';
 export * from './audit/audit-entries';
 export * from './audit/audit-log-query';
 export * from './shared/json-size';
+export { codePointLength } from './shared/json-shape';

@@ -88,4 +88,15 @@ describe('JsonLogger.request', () => {
     quiet.logger.request(fields);
     expect(quiet.lines).toEqual([]);
   });
+  it('redacts the credentials of store URLs and connection strings in messages, fields and errors', () => {
+    const { logger, lines } = capture();
+    logger.error(new Error('Request to http://user:SECRETPW5678@127.0.0.1:1/version has failed'));
+    logger.error('vault API failed to start', { error: 'esdb://admin:SECRETPW77@127.0.0.1:2113?tls=false&password=SECRETPW99' });
+    logger.warn('projector retrying', { nested: { url: 'https://u:SECRETPW1@meili.example:7700/indexes?apiKey=SECRETPW2' } });
+    logger.info('store', { cause: new Error('dial esdb://a:SECRETPW3@h:2113 failed') });
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).not.toMatch(/SECRETPW/);
+    expect(lines.join('\n')).toContain('http://[redacted]@127.0.0.1:1/version');
+    expect(lines.join('\n')).toContain('esdb://[redacted]@127.0.0.1:2113?tls=false&password=[redacted]');
+  });
 });

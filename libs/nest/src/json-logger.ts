@@ -2,6 +2,7 @@
 // data. pino's redact paths are a second line behind that rule, for a field someone adds by mistake.
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
+import { redactCredentials } from '@vault/adapters';
 import { currentRequestContext } from '@vault/application';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -80,7 +81,8 @@ export class JsonLogger implements LoggerService {
     if (!this.pino.isLevelEnabled(level)) return;
     // Nest hands over Error objects too; their class and message (never a stack) are what a reader needs.
     const msg = message instanceof Error ? `${message.name}: ${message.message}` : typeof message === 'string' ? message : JSON.stringify(message);
-    this.pino[level](fields, msg);
+    // A store's client may quote its URL or connection string, credentials included (`esdb://user:pw@…`).
+    this.pino[level](redactStrings(fields, 1) as Fields, redactCredentials(msg ?? ''));
   }
 }
 
@@ -93,6 +95,16 @@ export interface RequestLine {
   duration_ms: number;
   application_id: string | undefined;
 }
+
+/** `value` with redactCredentials applied to its strings, down to `depth` levels of objects below the top one. */
+const redactStrings = (value: unknown, depth: number): unknown => {
+  if (typeof value === 'string') return redactCredentials(value);
+  if (value instanceof Error) return redactCredentials(`${value.name}: ${value.message}`);
+  if (value === null || typeof value !== 'object' || depth < 0 || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) out[key] = redactStrings(field, depth - 1);
+  return out;
+};
 
 /** Nest passes its context name where our callers pass fields. */
 const fieldsOf = (fields: Fields | string): Fields => (typeof fields === 'string' ? { context: fields } : fields);

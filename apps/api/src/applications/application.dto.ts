@@ -2,8 +2,9 @@
 // List maxima are checked on the body as parsed, before class-transformer builds a DTO per rule (MaxItems).
 // Decorators register bottom-up and the pipe stops at a field's first failure: type checks sit closest to the property.
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { ACCESS_TRANSFORMS, APPLICATION_TYPES } from '@vault/domain';
+import { IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ACCESS_TRANSFORMS, APPLICATION_TYPES, MAX_APPLICATION_NAME_LENGTH } from '@vault/domain';
+import { LengthInCharacters } from '../http/characters';
 import { MaxItems } from '../http/raw-body-checks';
 
 /** Our bounds, documented in the OpenAPI document (common.openapi.ts): every permission of the catalogue once. */
@@ -32,7 +33,7 @@ export class AccessRuleDto {
 }
 
 export class ApplicationBody {
-  @Length(1, 200)
+  @LengthInCharacters(1, MAX_APPLICATION_NAME_LENGTH)
   @IsString()
   name!: string;
 

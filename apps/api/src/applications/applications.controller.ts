@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
+import { NoBody } from '../http/no-body';
 import { PageQuery, paginated } from '../http/pagination';
 import { vaultQueryPipe } from '../http/validation.pipe';
 import {
@@ -48,14 +49,14 @@ export class ApplicationsController {
   @Post(':id/regenerate')
   @HttpCode(200)
   @RequirePermission('application:update')
-  regenerate(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string) {
+  regenerate(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @NoBody() _body: undefined) {
     return this.bus.execute(new RegenerateApplicationKeyCommand(caller, id));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('application:delete')
-  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
+  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @NoBody() _body: undefined): Promise<void> {
     await this.bus.execute(new DeleteApplicationCommand(caller, id));
   }
 }

@@ -17,12 +17,26 @@ const ANY_JSON_BODY_PATHS = /^\/(?:(?:tokens\/)?tokenize|detokenize)\/?$/i;
 /** The media types are checked below, before reading; body-parser only reads (and inflates) the bytes. */
 const readBytes = raw({ limit: LIMIT, type: () => true });
 
-/** Errors of body-parser's reading step, by their `type`: answered here, each with a fixed text. */
-const READ_ERRORS: Record<string, [number, string]> = {
+/**
+ * Errors of body-parser's reading step, by their `type`: answered here, each with a fixed text; a 400 also says what
+ * went wrong on `errors.body`, as every 400 does (API.md "Errors").
+ */
+const READ_ERRORS: Record<string, [number, string, string?]> = {
   'entity.too.large': [413, 'The request body is larger than 1 MiB.'],
   'encoding.unsupported': [415, 'The request body encoding is not supported.'],
-  'request.size.invalid': [400, 'The request body is shorter or longer than its Content-Length.'],
-  'request.aborted': [400, 'The request was aborted before its body was read.'],
+  'request.size.invalid': [400, 'The request body is shorter or longer than its Content-Length.', 'body is shorter or longer than its Content-Length'],
+  'request.aborted': [400, 'The request was aborted before its body was read.', 'body was cut off before its end'],
+};
+
+/** The Content-Encodings body-parser undoes; any other is a 415 before reading. Named from this list, never echoed. */
+const DECODED_ENCODINGS = ['gzip', 'deflate', 'br', 'zstd'];
+
+/** Why a body that failed to read (not one of READ_ERRORS) is a 4xx: nearly always bytes that do not decode as labelled. */
+const unreadable = (req: Request): string => {
+  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity') return 'body could not be read';
+  const named = DECODED_ENCODINGS.includes(encoding) ? `${encoding} data` : 'data of its Content-Encoding';
+  return `body could not be decoded: it is not valid ${named} (supported Content-Encodings: identity, ${DECODED_ENCODINGS.slice(0, 3).join(', ')})`;
 };
 
 export function jsonBodies(req: Request, res: Response, next: NextFunction): void {
@@ -43,8 +57,10 @@ export function jsonBodies(req: Request, res: Response, next: NextFunction): voi
       // Their messages may quote the request (a charset, a zlib complaint): only fixed texts are answered.
       const { type, statusCode } = error as { type?: string; statusCode?: number };
       const known = Object.hasOwn(READ_ERRORS, type ?? '') ? READ_ERRORS[type!] : null;
-      if (known) send(res, known[0], known[1]);
-      else if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) send(res, statusCode, 'The request body cannot be read.');
+      if (known) send(res, known[0], known[1], known[2] === undefined ? undefined : { body: [known[2]] });
+      else if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+        send(res, statusCode, 'The request body cannot be read.', statusCode === 400 ? { body: [unreadable(req)] } : undefined);
+      }
       else next(error);
       return;
     }

@@ -1,5 +1,12 @@
-import { ACCESS_TRANSFORMS, APPLICATION_TYPES } from '@vault/domain';
-import { authErrors, json, pageParameters, uuidPath } from './common.openapi';
+import {
+  ACCESS_TRANSFORMS,
+  APPLICATION_TYPES,
+  MAX_APPLICATION_NAME_LENGTH,
+  MAX_APPLICATION_RULES_JSON_LENGTH,
+  MAX_RULE_CONTAINER_LENGTH,
+  MAX_RULE_DESCRIPTION_LENGTH,
+} from '@vault/domain';
+import { authErrors, badRequest, json, pageParameters, uuidPath } from './common.openapi';
 
 const ref = { $ref: '#/components/schemas/Application' };
 const body = {
@@ -45,9 +52,9 @@ export const applicationSchemas = {
     type: 'object',
     required: ['priority', 'container', 'transform', 'permissions'],
     properties: {
-      description: { type: 'string' },
+      description: { type: 'string', maxLength: MAX_RULE_DESCRIPTION_LENGTH },
       priority: { type: 'integer', minimum: 1 },
-      container: { type: 'string', example: '/pci/' },
+      container: { type: 'string', maxLength: MAX_RULE_CONTAINER_LENGTH, example: '/pci/', description: 'A `/…/` path of a-z, 0-9, _ and - segments' },
       transform: { type: 'string', enum: [...ACCESS_TRANSFORMS] },
       permissions: { type: 'array', items: { type: 'string', example: 'token:read' } },
     },
@@ -57,10 +64,15 @@ export const applicationSchemas = {
     required: ['name', 'type'],
     additionalProperties: false,
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 200 },
+      name: { type: 'string', minLength: 1, maxLength: MAX_APPLICATION_NAME_LENGTH, description: 'Counted in characters (Unicode code points)' },
       type: { type: 'string', enum: [...APPLICATION_TYPES] },
       permissions: { type: 'array', items: { type: 'string' } },
-      rules: { type: 'array', items: { $ref: '#/components/schemas/AccessRule' } },
+      rules: {
+        type: 'array',
+        maxItems: 100,
+        items: { $ref: '#/components/schemas/AccessRule' },
+        description: `At most ${MAX_APPLICATION_RULES_JSON_LENGTH.toLocaleString('en-US')} characters of JSON together, as stored (containers lower-cased)`,
+      },
       expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Required for, and only for, expiring applications' },
     },
   },
@@ -110,7 +122,7 @@ export const applicationPaths = {
     parameters: [uuidPath()],
     get: {
       summary: 'Get an application (application:read)',
-      responses: { '200': { description: 'The application', content: json(ref) }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+      responses: { '200': { description: 'The application', content: json(ref) }, ...badRequest, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
     },
     put: {
       summary: 'Replace an application’s settings (application:update)',
@@ -126,7 +138,7 @@ export const applicationPaths = {
     },
     delete: {
       summary: 'Delete an application; its key stops working (application:delete)',
-      responses: { '204': { description: 'Deleted' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors, ...touches },
+      responses: { '204': { description: 'Deleted' }, ...badRequest, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors, ...touches },
     },
   },
   '/applications/{id}/regenerate': {
@@ -135,6 +147,7 @@ export const applicationPaths = {
       summary: 'Issue a new key; the old one stops working at once (application:update)',
       responses: {
         '200': { description: 'The application with its new key', content: json(ref) },
+        ...badRequest,
         '404': { $ref: '#/components/responses/NotFound' },
         ...authErrors,
         ...touches,

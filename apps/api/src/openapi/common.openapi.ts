@@ -1,3 +1,5 @@
+import { MAX_APPLICATION_NAME_LENGTH, MAX_APPLICATION_RULES_JSON_LENGTH, MAX_RULE_CONTAINER_LENGTH, MAX_RULE_DESCRIPTION_LENGTH } from '@vault/domain';
+
 const problemExample = (status: number, detail: string, errors?: Record<string, string[]>) => ({
   'application/problem+json': {
     schema: { $ref: '#/components/schemas/Problem' },
@@ -70,6 +72,8 @@ export const REQUEST_LIMITS = [
   'Bodies: JSON objects (arrays too on `/tokenize`, any JSON value on `/detokenize`, there at most 10,000 values) of at most 1 MiB (else 413), nesting arrays and objects at most 64 deep counting the body itself, holding at most 100,000 JSON values and 20,000 object members (else 400 on `body`, which also says where invalid JSON stops parsing, by line, column and character, never with an excerpt).',
   'Lists: application `permissions` ≤ 30, `rules` ≤ 100, each rule\'s `permissions` ≤ 30; token `containers` ≤ 10, `metadata` ≤ 50 entries, `search_indexes` ≤ 20; formula `configuration` ≤ 100, `request_parameters` ≤ 200. A longer list is a 400 naming it, whatever its elements.',
   'Pagination: `page` 1..1,000,000,000 and `size` 1..100, as plain decimal integers (query strings: digits only, so `0x10` and `1e1` are 400s; a parameter given twice or in bracket form, `name[]=`, is a 400 naming it).',
+  'Paths: an `{id}` that is not a UUID is a 400 on `id`. Routes that take no body (DELETE, `POST /applications/{id}/regenerate`) accept none or `{}`; any property is a 400 naming it.',
+  `Strings: an application \`name\` is 1..${MAX_APPLICATION_NAME_LENGTH} characters (Unicode code points, not UTF-16 units); a rule's \`container\` at most ${MAX_RULE_CONTAINER_LENGTH} characters, its \`description\` at most ${MAX_RULE_DESCRIPTION_LENGTH}; an application's \`rules\`, serialised as JSON, at most ${MAX_APPLICATION_RULES_JSON_LENGTH.toLocaleString('en-US')} characters together, which keeps every page of \`GET /applications\` small.`,
   'Property names: an unknown property is a 400 naming it, whatever its name (`constructor`, `__proto__` and `toString` included), by its first 100 characters. At most 20 unknown properties are named; the rest are counted in one message on `body` (or on the enclosing object\'s path). Error messages name fields and allowed values, never a value that was sent.',
 ].join('\n\n');
 
@@ -98,6 +102,9 @@ export const commonResponses = {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
   },
 };
+
+/** A malformed UUID in the path, or a body property on a route that takes no body. */
+export const badRequest = { '400': { $ref: '#/components/responses/BadRequest' } };
 
 /** The error responses every authenticated endpoint can give. */
 export const authErrors = {

@@ -46,6 +46,7 @@ export function openApiDocument(): OpenAPIObject {
             },
             '400': { $ref: '#/components/responses/BadRequest' },
             '401': { $ref: '#/components/responses/Unauthorized' },
+            '429': { $ref: '#/components/responses/TooManyRequests' },
           },
         },
       },

@@ -1,5 +1,5 @@
 // /tenants/self: the caller's own tenant (API.md "Tenants").
-import { authErrors, json } from './common.openapi';
+import { authErrors, badRequest, json } from './common.openapi';
 
 const ref = { $ref: '#/components/schemas/Tenant' };
 const example = {
@@ -50,7 +50,7 @@ export const tenantPaths = {
         'applications, reactors, private formulas and audit entries from the read models. Answers 204 once that is durable; from then on every key ' +
         'of the tenant, this one included, answers 401, and so does a request of the tenant that was already in flight. Other tenants are untouched. ' +
         'The event log keeps the events, whose token data and configurations can no longer be decrypted.',
-      responses: { '204': { description: 'Deleted' }, ...authErrors },
+      responses: { '204': { description: 'Deleted' }, ...badRequest, ...authErrors },
     },
   },
 };

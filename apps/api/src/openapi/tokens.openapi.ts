@@ -7,7 +7,7 @@ import {
   type SearchFieldSpec,
   TOKEN_TYPES,
 } from '@vault/domain';
-import { authErrors, json, uuidPath } from './common.openapi';
+import { authErrors, badRequest, json, uuidPath } from './common.openapi';
 
 const ref = { $ref: '#/components/schemas/Token' };
 const tokenType = { type: 'string', enum: [...TOKEN_TYPES] };
@@ -145,7 +145,7 @@ export const tokenPaths = {
     },
     delete: {
       summary: 'Delete a token; its data key is destroyed (token:delete)',
-      responses: { '204': { description: 'Deleted' }, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
+      responses: { '204': { description: 'Deleted' }, ...badRequest, '404': { $ref: '#/components/responses/NotFound' }, ...authErrors },
     },
   },
 };

@@ -1,14 +1,17 @@
 // The caller's own tenant (API.md "Tenants"): read, rename, delete with everything in it.
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { IsString, Length } from 'class-validator';
+import { IsString } from 'class-validator';
 import { DeleteTenantCommand, GetOwnTenantQuery, RenameOwnTenantCommand } from '@vault/application';
+import { MAX_TENANT_NAME_LENGTH } from '@vault/domain';
 import { VaultBus } from '@vault/nest';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller } from '../http/caller';
+import { LengthInCharacters } from '../http/characters';
+import { NoBody } from '../http/no-body';
 import { AnswersAfterTenantDeletion } from '../http/tenant-liveness.interceptor';
 
 export class TenantBody {
-  @Length(1, 200)
+  @LengthInCharacters(1, MAX_TENANT_NAME_LENGTH)
   @IsString()
   name!: string;
 }
@@ -34,7 +37,7 @@ export class TenantsController {
   @HttpCode(204)
   @RequirePermission('tenant:delete')
   @AnswersAfterTenantDeletion()
-  async delete(@CurrentCaller() caller: Caller): Promise<void> {
+  async delete(@CurrentCaller() caller: Caller, @NoBody() _body: undefined): Promise<void> {
     await this.bus.execute(DeleteTenantCommand.ownTenant(caller));
   }
 }

@@ -4,6 +4,7 @@ import { IsInt, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validat
 import type { Response } from 'express';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
+import { NoBody } from '../http/no-body';
 import { MAX_PAGE, MAX_PAGE_SIZE, paginated } from '../http/pagination';
 import { CreateTokenCommand, DeleteTokenCommand, GetTokenQuery, SearchTokensQuery, UpdateTokenCommand } from '@vault/application';
 import { VaultBus } from '@vault/nest';
@@ -83,7 +84,7 @@ export class TokensController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('token:delete')
-  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
+  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @NoBody() _body: undefined): Promise<void> {
     await this.bus.execute(new DeleteTokenCommand(caller, id));
   }
 }

@@ -78,3 +78,38 @@ describe('validateApplicationSettings never quotes a value the caller sent', () 
     });
   });
 });
+
+describe('validateApplicationSettings bounds the strings of an application, so every list page stays small', () => {
+  const container = (length: number) => `/${'a/'.repeat((length - 1) / 2)}`;
+
+  it.each<[string, ApplicationInput]>([
+    ['a 199-character container', input({ rules: [{ ...rule(1), container: container(199) }] })],
+    ['100 rules on / that reveal and grant token:search, with 7-digit priorities', input({ rules: many(100, (i) => ({ ...rule(1_000_000 + i, ['token:search']), transform: 'reveal' })) })],
+    ['a 200-emoji name (400 UTF-16 units)', input({ name: '🔑'.repeat(200) })],
+    ['a name of 200 characters outside the BMP mixed with plain ones', input({ name: `a${'𝒜'.repeat(198)}b` })],
+  ])('accepts %s', (_title, given) => {
+    expect(() => validateApplicationSettings(given, NOW)).not.toThrow();
+  });
+
+  it.each<[string, ApplicationInput, FieldErrors]>([
+    [
+      'a container of a million characters',
+      input({ rules: [rule(1), { ...rule(2), container: container(1_000_001) }] }),
+      { 'rules[1].container': ['rules[1].container must be at most 200 characters long'] },
+    ],
+    [
+      'a 201-character container',
+      input({ rules: [{ ...rule(1), container: container(201) }] }),
+      { 'rules[0].container': ['rules[0].container must be at most 200 characters long'] },
+    ],
+    [
+      'rules whose JSON passes 10,000 characters (20 rules of 500-character descriptions)',
+      input({ rules: many(20, (i) => ({ ...rule(i + 1), description: 'd'.repeat(500) })) }),
+      { rules: ['rules must hold at most 10,000 characters of JSON together, not 11,932: shorten descriptions or containers, or merge rules'] },
+    ],
+    ['a 201-emoji name', input({ name: '🔑'.repeat(201) }), { name: ['name must be 1 to 200 characters long'] }],
+    ['a 201-character name', input({ name: 'n'.repeat(201) }), { name: ['name must be 1 to 200 characters long'] }],
+  ])('refuses %s', (_title, given, expected) => {
+    expect(errorsOf(given)).toEqual(expected);
+  });
+});

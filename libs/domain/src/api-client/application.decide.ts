@@ -4,11 +4,22 @@ import type { CommandContext } from '../shared/events';
 import { DomainError, FieldErrorCollector, notFound } from '../shared/errors';
 import { findPermission, isApplicationType, isTokenPermission } from '../permissions/permission-catalogue';
 import { validateAccessRules } from '../token/access-rules';
+import { codePointLength } from '../shared/json-shape';
 import type { ApplicationEvent, ApplicationSettings } from './application.events';
 import { evolveApplication, type ApplicationState } from './application.evolve';
 import { requireGrantable, requireNoMorePowerful } from './application-grants';
 
 export { OPERATOR_PERMISSIONS, missingManagementPermissions } from './application-grants';
+
+export const MAX_APPLICATION_NAME_LENGTH = 200;
+/** Our bound on a rule's container path, as long as a name: far more than any real container hierarchy needs. */
+export const MAX_RULE_CONTAINER_LENGTH = 200;
+/**
+ * Our bound on an application's rules as stored (their JSON), whatever their number: every application document, and
+ * so every page of GET /applications (100 of them, about 1 MB), is read and serialised in well under 50 ms.
+ * 100 rules on `/` with one permission each (8,000 to 9,000 characters) fit in it.
+ */
+export const MAX_APPLICATION_RULES_JSON_LENGTH = 10_000;
 
 /** Settings as the caller sent them, already shape-checked (strings, arrays) by the transport. */
 export interface ApplicationInput {
@@ -91,7 +102,11 @@ function requireTenant(ctx: CommandContext): string {
 export function validateApplicationSettings(input: ApplicationInput, now: Date): ApplicationSettings {
   const errors = new FieldErrorCollector();
   const name = input.name.trim();
-  if (name.length < 1 || input.name.length > 200) errors.add('name', 'name must be 1 to 200 characters long');
+  // Characters as a user counts them (code points), not UTF-16 units: 200 emoji are a valid name.
+  const rawName = input.name;
+  if (name.length < 1 || rawName.length > 2 * MAX_APPLICATION_NAME_LENGTH || codePointLength(rawName) > MAX_APPLICATION_NAME_LENGTH) {
+    errors.add('name', `name must be 1 to ${MAX_APPLICATION_NAME_LENGTH} characters long`);
+  }
   if (!isApplicationType(input.type)) {
     errors.add('type', 'type must be one of public, private, expiring, management');
   }
@@ -130,14 +145,26 @@ export function validateApplicationSettings(input: ApplicationInput, now: Date):
   if (oversized) errors.add('rules', `rules must hold at most ${maxRules} rules, not ${rawRules.length}`);
   else {
     rawRules.forEach((rule, i) => {
-      const rulePermissions = (rule as { permissions?: unknown } | null)?.permissions;
+      const { permissions: rulePermissions, container } = (rule ?? {}) as { permissions?: unknown; container?: unknown };
       if (Array.isArray(rulePermissions) && rulePermissions.length > maxPermissions) {
         errors.add(`rules[${i}].permissions`, `rules[${i}].permissions must hold at most ${maxPermissions} permissions, not ${rulePermissions.length}`);
+        oversized = true;
+      }
+      if (typeof container === 'string' && container.length > MAX_RULE_CONTAINER_LENGTH) {
+        errors.add(`rules[${i}].container`, `rules[${i}].container must be at most ${MAX_RULE_CONTAINER_LENGTH} characters long`);
         oversized = true;
       }
     });
   }
   const rules = oversized ? [] : validateAccessRules(rawRules, 'rules', errors);
+  // Measured on the rules as stored; the body's 1 MiB bound keeps this one serialisation cheap.
+  const rulesJsonLength = rules.length === 0 ? 0 : JSON.stringify(rules).length;
+  if (rulesJsonLength > MAX_APPLICATION_RULES_JSON_LENGTH) {
+    errors.add(
+      'rules',
+      `rules must hold at most ${MAX_APPLICATION_RULES_JSON_LENGTH.toLocaleString('en-US')} characters of JSON together, not ${rulesJsonLength.toLocaleString('en-US')}: shorten descriptions or containers, or merge rules`,
+    );
+  }
   // A rule's permissions also grant the endpoint permission (as on hosted vaults), so they must suit the type too.
   // (One that is no token permission was reported by validateAccessRules already.)
   rules.forEach((rule, i) =>

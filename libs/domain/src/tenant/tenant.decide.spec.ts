@@ -30,8 +30,14 @@ describe('CreateTenant', () => {
     ['an empty name', ''],
     ['a blank name', '   '],
     ['a 201-character name', 'n'.repeat(201)],
+    ['a 201-emoji name', '🔑'.repeat(201)],
   ])('refuses %s (400)', (_case, name) => {
     given([]).when(create(name)).then({ error: 'validation', errors: { name: ['name must be 1 to 200 characters long'] } });
+  });
+
+  it('counts characters as code points: 200 emoji (400 UTF-16 units) are a valid name', () => {
+    const name = '🔑'.repeat(200);
+    given([]).when(create(name)).then([{ type: 'TenantCreated', data: { id: TENANT, name, created_by: 'cli', created_at: AT.toISOString() } }]);
   });
 
   it('does nothing when the same tenant was created already: a retried or concurrent bootstrap completes, never duplicates', () => {

@@ -3,6 +3,7 @@
 import { eventTypesOf, type CommandContext, type DomainEvent } from '../shared/events';
 import type { Decider } from '../shared/decider';
 import { DomainError, FieldErrorCollector } from '../shared/errors';
+import { codePointLength } from '../shared/json-shape';
 
 export const TENANT_STREAM_PREFIX = 'tenant-';
 export const tenantStream = (id: string) => `${TENANT_STREAM_PREFIX}${id}`;
@@ -45,10 +46,15 @@ export function evolveTenant(state: TenantState | null, event: TenantEvent): Ten
   }
 }
 
+export const MAX_TENANT_NAME_LENGTH = 200;
+
 const validName = (raw: string): string => {
   const errors = new FieldErrorCollector();
   const name = raw.trim();
-  if (name.length < 1 || name.length > 200) errors.add('name', 'name must be 1 to 200 characters long');
+  // Characters as a user counts them (code points): 200 emoji are 400 UTF-16 units, and a valid name.
+  if (name.length < 1 || name.length > 2 * MAX_TENANT_NAME_LENGTH || codePointLength(name) > MAX_TENANT_NAME_LENGTH) {
+    errors.add('name', `name must be 1 to ${MAX_TENANT_NAME_LENGTH} characters long`);
+  }
   errors.throwIfAny();
   return name;
 };

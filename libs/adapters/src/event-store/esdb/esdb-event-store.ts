@@ -28,6 +28,7 @@ import { isStreamNotFound, toAccessError, toEsdbExpectedRevision, toPortError } 
 import { isAfter, positionOf, startingAt, toEsdbPosition, toLogPosition } from './esdb-position';
 import { isVaultEvent, toRecordedEvent } from './esdb-recorded-event';
 import { subscribeToVault } from './esdb-subscription';
+import { redactCredentials } from '../../system/redact-credentials';
 
 /**
  * Client 6.x cannot filter `readAll` on the server (only subscriptions take a filter), so $all is read in pages and
@@ -35,17 +36,45 @@ import { subscribeToVault } from './esdb-subscription';
  */
 const READ_PAGE = 500;
 
+/** The client's warnings while it parses a connection string, and its parse errors, without the string itself. */
+function parseConnectionString(connectionString: string, warn: (message: string) => void): EventStoreDBClient {
+  const warnings: string[] = [];
+  const consoleWarn = console.warn;
+  // Synchronous: nothing else runs while console.warn is borrowed.
+  console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+  try {
+    return EventStoreDBClient.connectionString(connectionString);
+  } catch (error) {
+    // "Unexpected "<part of the string>" at position N, expected X." – the part may be a password's.
+    const reason = error instanceof Error ? error.message.split('\n')[0].replace(/^Unexpected "[\s\S]*" at position/, 'Unexpected input at position') : 'unreadable';
+    throw new Error(`VAULT_EVENT_STORE is not a valid EventStoreDB connection string: ${redactCredentials(reason)}`);
+  } finally {
+    console.warn = consoleWarn;
+    // The first line is the client's reason; the next ones repeat the connection string with a marker under it.
+    for (const warning of warnings) warn(`VAULT_EVENT_STORE: ${redactCredentials(warning.split('\n')[0])}`);
+  }
+}
+
+/** Where the adapter's warnings go when its caller passes no logger: one line in the JSON logger's format. */
+const warnAsJsonLine = (message: string): void => {
+  process.stdout.write(JSON.stringify({ level: 'warn', time: new Date().toISOString(), msg: message }) + '\n');
+};
+
 export class EsdbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly subscriptions = new Set<Subscription>();
 
-  /** `connectionString` as the client takes it, e.g. `esdb://localhost:2113?tls=false`. */
-  constructor(connectionString: string) {
-    this.client = EventStoreDBClient.connectionString(connectionString);
+  /**
+   * `connectionString` as the client takes it, e.g. `esdb://localhost:2113?tls=false`. The client's parser prints its
+   * warnings with console.warn, quoting the whole string (a password included), and its errors quote part of it: both
+   * are caught here, and only their first line, redacted, reaches `warn` (a JSON log line by default) or the error.
+   */
+  constructor(connectionString: string, warn: (message: string) => void = warnAsJsonLine) {
+    this.client = parseConnectionString(connectionString, warn);
   }
 
-  static fromConnectionString(connectionString: string): EsdbEventStore {
-    return new EsdbEventStore(connectionString);
+  static fromConnectionString(connectionString: string, warn?: (message: string) => void): EsdbEventStore {
+    return new EsdbEventStore(connectionString, warn);
   }
 
   /** Subscriptions delivering or retrying now; a failed or closed one no longer counts. */

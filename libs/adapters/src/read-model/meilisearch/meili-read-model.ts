@@ -17,6 +17,7 @@ import { GENERATION_ID, GenerationGuard } from './meili-generation';
 import { MeiliStore, type MeiliIndexNames } from './meili-store';
 import { fetchAll, settle, settleAll } from './meili-tasks';
 import { UnsupportedMeilisearchVersion, unsupportedMeiliVersion } from './meili-version';
+import { redactCredentials, sanitizedError } from '../../system/redact-credentials';
 
 export type { MeiliIndexNames } from './meili-store';
 
@@ -70,14 +71,19 @@ export class MeiliReadModel implements ProjectionStore, RebuildableReadModel {
 
   /** Checks the server's version, creates the live indexes if missing and (re)applies their settings; run on every start. */
   async ensureSetup(): Promise<void> {
-    await this.requireSupportedServer();
-    await createIndexes(this.client, this.live.names, this.byName, this.wait);
+    try {
+      await this.requireSupportedServer();
+      await createIndexes(this.client, this.live.names, this.byName, this.wait);
+    } catch (error) {
+      // The client's errors quote the request URL, VAULT_SEARCH's credentials included: main() logs what this throws.
+      throw sanitizedError(error);
+    }
   }
 
   /** Refuses a server older than MINIMUM_MEILISEARCH_VERSION (GET /version), naming both versions. */
   async requireSupportedServer(): Promise<void> {
     const { pkgVersion } = await this.client.getVersion();
-    const problem = unsupportedMeiliVersion(this.options.host, pkgVersion);
+    const problem = unsupportedMeiliVersion(redactCredentials(this.options.host), pkgVersion);
     if (problem) throw new UnsupportedMeilisearchVersion(problem);
   }
 
@@ -92,7 +98,7 @@ export class MeiliReadModel implements ProjectionStore, RebuildableReadModel {
   }
 
   describe(): string {
-    return `Meilisearch read model at ${this.options.host} (indexes ${this.prefix}_*)`;
+    return `Meilisearch read model at ${redactCredentials(this.options.host)} (indexes ${this.prefix}_*)`;
   }
 
   checkpoint(): Promise<LogPosition | null> {
