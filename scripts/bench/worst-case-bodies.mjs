@@ -74,18 +74,25 @@ const pngIcon = (bytes) => {
 
 const TOKEN_PERMISSIONS = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search'];
 
-// Largest allowed lists, longest allowed strings.
+// Largest allowed lists, longest allowed strings: 100 rules, each with every token permission and a description as
+// long as the cap on an application's rules (MAX_APPLICATION_RULES_JSON_LENGTH characters of JSON together) leaves.
+const maxRules = () => {
+  const rules = (descriptionLength) =>
+    many(100, (i) => ({
+      description: str(descriptionLength, 'd'),
+      priority: i + 1,
+      container: `/c${i}/`,
+      transform: ['mask', 'redact', 'reveal'][i % 3],
+      permissions: TOKEN_PERMISSIONS,
+    }));
+  const spare = MAX_RULES_JSON - JSON.stringify(rules(0)).length;
+  return rules(Math.max(0, Math.floor(spare / 100) - 1));
+};
 const maxApplication = () => ({
   name: str(200, 'n'),
   type: 'private',
   permissions: many(30, (i) => TOKEN_PERMISSIONS[i % TOKEN_PERMISSIONS.length]),
-  rules: many(100, (i) => ({
-    description: str(500, 'd'),
-    priority: i + 1,
-    container: `/c${i}/${str(150, 'a')}/`,
-    transform: ['mask', 'redact', 'reveal'][i % 3],
-    permissions: many(30, (j) => TOKEN_PERMISSIONS[j % TOKEN_PERMISSIONS.length]),
-  })),
+  rules: maxRules(),
   expires_at: null,
 });
 
@@ -158,7 +165,9 @@ const require = createRequire(import.meta.url);
 require(join(ROOT, 'node_modules', 'reflect-metadata'));
 const { createApp } = require(join(DIST, 'apps', 'api', 'src', 'create-app.js'));
 const { loadConfig } = require(join(DIST, 'libs', 'nest', 'src', 'index.js'));
-const { MAX_TOKEN_DATA_LENGTH } = require(join(DIST, 'libs', 'domain', 'src', 'index.js'));
+const { MAX_TOKEN_DATA_LENGTH, MAX_APPLICATION_RULES_JSON_LENGTH } = require(join(DIST, 'libs', 'domain', 'src', 'index.js'));
+/** The most characters of JSON an application's rules may hold together. */
+const MAX_RULES_JSON = MAX_APPLICATION_RULES_JSON_LENGTH ?? 10_000;
 /** The longest token data, in characters of JSON, the domain accepts. */
 const MAX_DATA = MAX_TOKEN_DATA_LENGTH ?? 65_536;
 
@@ -193,6 +202,8 @@ const holder = await created('application', call('POST', '/applications', admin,
   rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: TOKEN_PERMISSIONS }],
 })));
 const victim = await created('application', call('POST', '/applications', admin, JSON.stringify({ name: 'victim', type: 'private', permissions: ['token:read'] })));
+// A full page of the largest applications, for GET /applications below (100 per page).
+for (let i = 0; i < 100; i += 10) await Promise.all(many(10, () => created('application', call('POST', '/applications', admin, JSON.stringify(maxApplication())))));
 const token = await created('token', call('POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: { k0: 'start' } })));
 // 3,000 small tokens in /many/ (in batches of 50 at once): the 100-term searches below then visit every one of them.
 for (let i = 0; i < 3_000; i += 50) {
@@ -204,7 +215,7 @@ const formula = await created('formula', call('POST', '/reactor-formulas', admin
 
 /** [endpoint, case, method, path, key, body text, statuses expected, content type] */
 const cases = [
-  ['POST /applications', 'largest valid body (30 permissions, 100 rules × 30 permissions)', 'POST', '/applications', admin, JSON.stringify(maxApplication()), [201]],
+  ['POST /applications', 'largest valid body (30 permissions, 100 rules at the cap on their JSON)', 'POST', '/applications', admin, JSON.stringify(maxApplication()), [201]],
   ['POST /applications', 'refused: 1 MiB, invalid at its end', 'POST', '/applications', admin, refused.invalidAtTheEnd(), [400]],
   ['POST /applications', 'refused: 1 MiB nested 500,000 deep', 'POST', '/applications', admin, refused.nested(), [400]],
   ['POST /applications', 'refused: 1 MiB of rules (40,000)', 'POST', '/applications', admin, refused.wideObjects('rules'), [400]],
@@ -212,7 +223,7 @@ const cases = [
   ['POST /applications', 'refused: over 1 MiB', 'POST', '/applications', admin, refused.tooLarge(), [413]],
   ['PUT /applications/{id}', 'largest valid body', 'PUT', `/applications/${victim.id}`, admin, JSON.stringify(maxApplication()), [200]],
   ['PUT /applications/{id}', 'refused: 1 MiB of objects in a scalar field', 'PUT', `/applications/${victim.id}`, admin, refused.wideObjects('name'), [400]],
-  ['GET /applications', '100 per page', 'GET', '/applications?page=1&size=100', admin, undefined, [200]],
+  ['GET /applications', '100 per page of the largest applications', 'GET', '/applications?page=1&size=100', admin, undefined, [200]],
   ['POST /tokens', 'largest lists, longest data, 20 search indexes of 2,000 characters', 'POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: wideData(), ...maxTokenFields() }), [201]],
   ['POST /tokens', 'data nested 64 levels deep, longest data', 'POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: deepData(), ...maxTokenFields(), search_indexes: [] }), [201]],
   ['POST /tokens', 'refused: data just over the longest allowed', 'POST', '/tokens', holder.key, JSON.stringify({ type: 'token', data: wideData(MAX_DATA + 400), ...maxTokenFields() }), [400]],

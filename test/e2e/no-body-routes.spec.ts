@@ -60,6 +60,16 @@ describe('routes that take no body', () => {
     expect((await send('delete', `/tokens/${token.body.id}`, app.key, '{}')).status).toBe(204);
   });
 
+  it('refuses DELETE /reactor-formulas/{id} with a property, and deletes with {}', async () => {
+    const created = await asKey(test, BOOTSTRAP_KEY).post('/reactor-formulas', { name: 'no-body', description: 'd', type: 'private', code: 'module.exports = async () => ({});', configuration: [], request_parameters: [] });
+    expect(created.status).toBe(201);
+    const refused = await send('delete', `/reactor-formulas/${created.body.id}`, BOOTSTRAP_KEY, '{"force":true}');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({ force: ['force is not a known property'] });
+    expect((await asKey(test, BOOTSTRAP_KEY).get(`/reactor-formulas/${created.body.id}`)).status).toBe(200);
+    expect((await send('delete', `/reactor-formulas/${created.body.id}`, BOOTSTRAP_KEY, '{}')).status).toBe(204);
+  });
+
   it('refuses DELETE /tenants/self with a property, and keeps the tenant', async () => {
     const tenant = await createTenant(test, 'no-body tenant');
     const refused = await send('delete', '/tenants/self', tenant.management_key, '{"force":true}');

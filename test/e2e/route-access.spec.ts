@@ -53,9 +53,8 @@ describe('route access declarations', () => {
     expect(documented().filter((r) => !r.responses.includes('429')).map((r) => r.route)).toEqual([]);
   });
 
-  // The reactor and reactor-formula documents belong to another change; they are checked there.
   it('documents the 400 (malformed UUID) of every route with an {id} in its path', () => {
-    const missing = documented().filter((r) => r.path.includes('{id}') && !/reactor/.test(r.path) && !r.responses.includes('400'));
+    const missing = documented().filter((r) => r.path.includes('{id}') && !r.responses.includes('400'));
     expect(missing.map((r) => r.route)).toEqual([]);
   });
 

@@ -15,11 +15,12 @@ import type { TokenCrypto } from '@vault/domain';
 import type { VaultConfig } from './config';
 
 /** The configured store, as written: token events' indexes sealed. Only for readers that need neither (the key shredder). */
-export function openRawEventStore(config: VaultConfig): EventStore {
+export function openRawEventStore(config: VaultConfig, warn?: (message: string) => void): EventStore {
   if (config.eventStore === 'embedded') return SqliteEventStore.open(config.dataDir, config.sync);
   // Loaded only when configured, so the embedded default never loads the EventStoreDB client.
   const esdb: typeof import('@vault/adapters/esdb') = require('@vault/adapters/esdb');
-  return esdb.EsdbEventStore.fromConnectionString(config.eventStore);
+  // The client's own warnings about the connection string come out through our logger, without its credentials.
+  return esdb.EsdbEventStore.fromConnectionString(config.eventStore, warn);
 }
 
 /** `raw` with tokens' fingerprints and search hashes sealed under their data keys in the log, and appends counted. */

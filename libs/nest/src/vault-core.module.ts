@@ -110,7 +110,7 @@ export class VaultCoreModule {
           // The CLI keeps stdout for its one JSON result line, so its logs go to stderr.
           useValue: new JsonLogger(config.logLevel, options.logTo === 'stderr' ? (line) => process.stderr.write(line + '\n') : undefined),
         },
-        { provide: RAW_EVENT_STORE, useFactory: () => openRawEventStore(config) },
+        { provide: RAW_EVENT_STORE, inject: [LOGGER], useFactory: (logger: JsonLogger) => openRawEventStore(config, (message) => logger.warn(message)) },
         { provide: EVENT_STORE, inject: [RAW_EVENT_STORE, TOKEN_CRYPTO], useFactory: (raw: EventStore, crypto: TokenCrypto) => openEventStore(raw, crypto) },
         { provide: READ_MODELS, useFactory: () => openReadModels(config) },
         {

@@ -175,6 +175,7 @@ export const reactorFormulaPaths = {
       summary: 'Delete a reactor formula (reactor:delete)',
       responses: {
         '204': { description: 'Deleted' },
+        '400': { $ref: '#/components/responses/BadRequest' },
         '404': { $ref: '#/components/responses/NotFound' },
         '409': breaksReactors('The formula has reactors (`errors.reactors` names them; delete them first), or a lost concurrent-write race'),
         ...authErrors,

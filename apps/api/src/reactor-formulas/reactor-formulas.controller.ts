@@ -14,6 +14,7 @@ import {
   UpdateReactorFormulaCommand,
 } from '@vault/application';
 import { VaultBus } from '@vault/nest';
+import { NoBody } from '../http/no-body';
 
 /**
  * The type check sits closest to the property: decorators register bottom-up and the pipe stops at the first failure.
@@ -79,7 +80,7 @@ export class ReactorFormulasController {
   @Delete('reactor-formulas/:id')
   @HttpCode(204)
   @RequirePermission('reactor:delete')
-  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
+  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @NoBody() _body: undefined): Promise<void> {
     await this.bus.execute(new DeleteReactorFormulaCommand(caller, id));
   }
 }

@@ -15,6 +15,7 @@ import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
 import { paginated } from '../http/pagination';
 import { vaultQueryPipe } from '../http/validation.pipe';
 import { FormulaListParams } from '../reactor-formulas/reactor-formulas.controller';
+import { NoBody } from '../http/no-body';
 
 /** Reactor bodies are validated by the domain against the formula they name (every rule, by path), so they pass as JSON. */
 type ReactorBody = Record<string, unknown>;
@@ -60,7 +61,7 @@ export class ReactorsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('reactor:delete')
-  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string): Promise<void> {
+  async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @NoBody() _body: undefined): Promise<void> {
     await this.bus.execute(new DeleteReactorCommand(caller, id));
   }
 

@@ -19,7 +19,7 @@ export const MAX_RULE_CONTAINER_LENGTH = 200;
  * so every page of GET /applications (100 of them, about 1 MB), is read and serialised in well under 50 ms.
  * 100 rules on `/` with one permission each (8,000 to 9,000 characters) fit in it.
  */
-export const MAX_APPLICATION_RULES_JSON_LENGTH = 10_000;
+export const MAX_APPLICATION_RULES_JSON_LENGTH = 16_384;
 
 /** Settings as the caller sent them, already shape-checked (strings, arrays) by the transport. */
 export interface ApplicationInput {
