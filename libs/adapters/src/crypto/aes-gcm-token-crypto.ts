@@ -89,10 +89,7 @@ export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
     items: ReadonlyArray<{ tokenId: string; encrypted: EncryptedData }>,
     purpose: SealPurpose,
   ): Promise<Array<string | DataKeyUnavailableError>> {
-    const ids = items.map(({ tokenId }) => tokenId);
-    const wrapped = this.keys.getMany
-      ? await this.keys.getMany(tenantId, ids)
-      : new Map((await Promise.all(ids.map(async (id) => [id, await this.keys.get(tenantId, id)] as const))).filter((e): e is [string, Uint8Array] => e[1] !== null));
+    const wrapped = await this.keys.getMany(tenantId, items.map(({ tokenId }) => tokenId));
     return items.map(({ tokenId, encrypted }) => {
       try {
         checkEnvelope(tokenId, encrypted);

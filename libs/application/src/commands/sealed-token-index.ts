@@ -171,7 +171,7 @@ export class SealedTokenIndexEventStore implements EventStore {
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     if (!events.some((event) => SEALED_EVENT_TYPES.has(event.type))) return events;
-    // Each sealed index: from this process's memory, or else opened, one call per tenant where the crypto can.
+    // Each sealed index: from this process's memory, or else opened, one call per tenant.
     const indexes = new Map<RecordedEvent, TokenIndex>();
     const toOpen = new Map<string, RecordedEvent[]>();
     for (const event of events) {
@@ -199,20 +199,8 @@ export class SealedTokenIndexEventStore implements EventStore {
   private async openIndexes(tenantId: string, events: RecordedEvent[]): Promise<Array<string | null>> {
     const sealed = events.map((event) => event.data as TokenEventData & { [SEALED_INDEX_FIELD]: EncryptedData });
     try {
-      if (this.crypto.decryptMany) {
-        const opened = await this.crypto.decryptMany(tenantId, sealed.map((data) => ({ tokenId: data.id, encrypted: data[SEALED_INDEX_FIELD] })), 'index');
-        return opened.map((result) => (typeof result === 'string' ? result : null));
-      }
-      const opened: Array<string | null> = [];
-      for (const data of sealed) {
-        try {
-          opened.push(await this.crypto.decrypt(tenantId, data.id, data[SEALED_INDEX_FIELD], 'index'));
-        } catch (error) {
-          if (!isShredded(error)) throw error;
-          opened.push(null);
-        }
-      }
-      return opened;
+      const opened = await this.crypto.decryptMany(tenantId, sealed.map((data) => ({ tokenId: data.id, encrypted: data[SEALED_INDEX_FIELD] })), 'index');
+      return opened.map((result) => (typeof result === 'string' ? result : null));
     } catch (error) {
       if (!isShredded(error)) throw error;
       return events.map(() => null);

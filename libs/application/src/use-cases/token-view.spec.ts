@@ -20,6 +20,10 @@ class CountingCrypto implements TokenCrypto {
     this.opened++;
     return this.inner.decrypt(tenantId, tokenId, encrypted, purpose);
   }
+  decryptMany(...args: Parameters<TokenCrypto['decryptMany']>): ReturnType<TokenCrypto['decryptMany']> {
+    this.opened += args[1].length;
+    return this.inner.decryptMany(...args);
+  }
   fingerprint(tenantId: string, type: TokenType, evaluated: string): string {
     return this.inner.fingerprint(tenantId, type, evaluated);
   }

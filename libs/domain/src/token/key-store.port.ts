@@ -13,7 +13,7 @@ export interface KeyStore {
   /** The wrapped key, or null when none was stored or it was destroyed. */
   get(tenantId: string, tokenId: string): Promise<Uint8Array | null>;
   /** The wrapped keys of these tokens that exist, by token id: one lookup for many (a rebuild reads them all). */
-  getMany?(tenantId: string, tokenIds: readonly string[]): Promise<Map<string, Uint8Array>>;
+  getMany(tenantId: string, tokenIds: readonly string[]): Promise<Map<string, Uint8Array>>;
   /** Removes the key for good (overwritten on disk where the adapter can). A missing key is not an error. */
   destroy(tenantId: string, tokenId: string): Promise<void>;
 }

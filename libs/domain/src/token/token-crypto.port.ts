@@ -45,7 +45,7 @@ export interface TokenCrypto {
    * Opens many envelopes of one tenant and purpose at once (a rebuild opens every token's): each item's plaintext, or
    * the DataKeyUnavailableError `decrypt` would reject with. Rejects as a whole when the tenant's key is destroyed.
    */
-  decryptMany?(tenantId: string, items: ReadonlyArray<{ tokenId: string; encrypted: EncryptedData }>, purpose: SealPurpose): Promise<Array<string | DataKeyUnavailableError>>;
+  decryptMany(tenantId: string, items: ReadonlyArray<{ tokenId: string; encrypted: EncryptedData }>, purpose: SealPurpose): Promise<Array<string | DataKeyUnavailableError>>;
   /** Base58 of a keyed hash of `type` and the evaluated fingerprint expression: equal within a tenant, unrelated across. */
   fingerprint(tenantId: string, type: TokenType, evaluated: string): string;
   /** Keyed hash of one normalised search value (see normalizeSearchValue); the read model stores only these. */
