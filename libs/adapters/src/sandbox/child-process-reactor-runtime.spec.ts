@@ -23,7 +23,10 @@ const failure = (result: ReactorResult): string => {
   return result.message;
 };
 
-/** Processes whose parent is this one (Linux /proc): the runtime's children. */
+/**
+ * Processes whose parent is this one and which run the reactor child's entry (Linux /proc): the runtime's children.
+ * Jest may start children of its own (a file watcher, `git`), which are not the runtime's to count.
+ */
 const childPids = (): number[] =>
   readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
@@ -31,7 +34,10 @@ const childPids = (): number[] =>
       try {
         // The command name may hold spaces and parentheses: the fields after its closing parenthesis.
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) return false;
+        // A child that exited but was not yet reaped has an empty command line: it is still counted.
+        const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return commandLine === '' || commandLine.includes('reactor-child');
       } catch {
         return false;
       }
