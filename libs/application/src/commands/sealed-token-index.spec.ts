@@ -150,6 +150,22 @@ describe('SealedTokenIndexEventStore', () => {
       // The first of the three was dropped for the limit; the other two come from memory.
       expect(opened).toBe(1 + 1);
     });
+    it("forget every token of a tenant once the tenant's deletion is appended, and no other tenant's", async () => {
+      const store = counting();
+      const [gone, kept] = [randomUUID(), randomUUID()];
+      const appended = [];
+      for (const tenantId of [gone, kept, gone]) {
+        const id = randomUUID();
+        const event = await tokenEvent('TokenCreated', tenantId, id);
+        appended.push(event);
+        await store.append(`token-${tenantId}_${id}`, [event], 'no_stream');
+      }
+      const deleted = { type: 'TenantDeleted', data: { id: gone, deleted_by: randomUUID(), deleted_at: new Date().toISOString() }, metadata: metadata(gone) };
+      await store.append(`tenant-${gone}`, [deleted], 'any');
+      expect((await store.readAll(null, 10)).map(dataOf)).toEqual([...appended.map((e) => e.data), deleted.data]);
+      // The deleted tenant's two tokens were opened from the log; the other tenant's came from memory.
+      expect(opened).toBe(2);
+    });
   });
 
   it('passes other events, and token events written before the sealing, through unchanged', async () => {

@@ -9,7 +9,7 @@
 // or tenant was deleted later in the log) opens with neither: only a rebuild or a lagging projector reads such an
 // event, and the deletion that follows it removes the token from every read model. Events written before this sealing
 // existed carry the plaintext fields and pass through unchanged.
-import { DataKeyUnavailableError, DomainError, notFound, type EncryptedData, type TokenCrypto } from '@vault/domain';
+import { DataKeyUnavailableError, DomainError, notFound, TENANT_STREAM_PREFIX, tokenStream, type EncryptedData, type TokenCrypto } from '@vault/domain';
 import type {
   AppendResult,
   EventStore,
@@ -97,6 +97,8 @@ export class SealedTokenIndexEventStore implements EventStore {
         revisions.set(first + BigInt(i), { fingerprint: event.data.fingerprint, search_hashes: event.data.search_hashes });
       } else if (event.type === 'TokenDeleted') {
         this.forget(streamId);
+      } else if (event.type === 'TenantDeleted' && streamId.startsWith(TENANT_STREAM_PREFIX)) {
+        this.forgetTenant(streamId.slice(TENANT_STREAM_PREFIX.length));
       }
     });
     // The oldest streams go first (a Map iterates in insertion order).
@@ -104,6 +106,12 @@ export class SealedTokenIndexEventStore implements EventStore {
       if (this.recentCount <= this.recentLimit) break;
       this.forget(oldest);
     }
+  }
+
+  /** Every token of a deleted tenant: its indexes must not outlive it, even in memory. */
+  private forgetTenant(tenantId: string): void {
+    const prefix = tokenStream(tenantId, '');
+    for (const streamId of [...this.recent.keys()]) if (streamId.startsWith(prefix)) this.forget(streamId);
   }
 
   private forget(streamId: string): void {
