@@ -80,7 +80,9 @@ describe('ChildProcessReactorRuntime runs the code in a child process', () => {
   });
 
   it('keeps at most `concurrency` children, reused from run to run', async () => {
-    const runtime = runtimeWith({ concurrency: 2 });
+    // Under Jest each child also carries a TypeScript compiler: on a loaded machine it holds more after a run than the
+    // recycling bound for 32 MB runs, and each run would replace its child (as it should; not what this test is about).
+    const runtime = runtimeWith({ concurrency: 2, recycleRssMb: 1024 });
     // Three tenants: one alone could hold only half the slots and half the queue.
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, n) => runtime.run(TRIVIAL, { args: { n }, configuration: {} }, { tenantId: `t${n % 3}` })),
@@ -91,6 +93,25 @@ describe('ChildProcessReactorRuntime runs the code in a child process', () => {
     await runtime.run(TRIVIAL, { args: { n: 6 }, configuration: {} });
     expect(childPids()).toEqual(pids);
   });
+
+  it('replaces a recycled child only once it has exited: never more than `concurrency` processes, dying ones included', async () => {
+    // A bound of 1 MB: every child is replaced after each of its runs.
+    const runtime = runtimeWith({ concurrency: 2, recycleRssMb: 1 });
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, childPids().length)), 2);
+    try {
+      for (let round = 0; round < 2; round++) {
+        const results = await Promise.all(
+          Array.from({ length: 4 }, (_, n) => runtime.run(TRIVIAL, { args: { n }, configuration: {} }, { tenantId: `t${n % 2}` })),
+        );
+        expect(results.map((result) => result.ok && result.raw)).toEqual([0, 1, 2, 3].map((n) => ({ echo: n })));
+      }
+    } finally {
+      clearInterval(watch);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(2);
+  }, 60_000);
 
   it('answers busy past the queue, and answers the queued runs once a slot is free', async () => {
     const runtime = runtimeWith({ concurrency: 1, queueSize: 1, timeoutMs: 400 });

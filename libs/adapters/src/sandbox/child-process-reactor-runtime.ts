@@ -98,6 +98,8 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
   /** Checks wait here, per tenant and in turn, for one of the checks' share of the slots (`limit`'s CODE_CHECKS). */
   private readonly checks: TenantFairLimit;
   private readonly children = new Set<Child>();
+  /** Children killed and not yet exited: still processes, so `close()` waits for them and replacements start after. */
+  private readonly exiting = new Set<Promise<void>>();
   private readonly idle: Child[] = [];
   /** Replacements still starting that no run has claimed: a run waits for one rather than spawning yet another child. */
   private readonly spares: Promise<Child>[] = [];
@@ -195,7 +197,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       child.process.ref();
       this.kill(child, this.busy('The reactor runtime is shutting down.'));
     }
-    await Promise.all(children.map((child) => child.exited));
+    await Promise.all([...children.map((child) => child.exited), ...this.exiting]);
   }
 
   private async runInChild(
@@ -349,6 +351,8 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     if (!child.dead) {
       child.dead = true;
       child.process.kill('SIGKILL');
+      this.exiting.add(child.exited);
+      void child.exited.then(() => this.exiting.delete(child.exited));
     }
     this.died(child, outcome ?? this.busy('The reactor runtime is shutting down.'));
   }
@@ -359,9 +363,13 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     const index = this.idle.indexOf(child);
     if (index >= 0) this.idle.splice(index, 1);
     if (!this.children.delete(child) || this.closed || this.draining || !child.ready) return;
-    // Keep the pool warm: a replacement starts now rather than on the next run. Its failure to start only means the
-    // next run starts one itself (and answers the failure).
-    const spare = this.start();
+    // Keep the pool warm: a replacement starts as soon as this child has exited (SIGKILL takes milliseconds; until
+    // then it is still one of the processes `concurrency` bounds) rather than on the next run. Its failure to start
+    // only means the next run starts one itself (and answers the failure).
+    const spare = child.exited.then(() => {
+      if (this.closed || this.draining) throw new Error('The reactor runtime is closed.');
+      return this.start();
+    });
     this.spares.push(spare);
     const unclaimed = (): boolean => {
       const index = this.spares.indexOf(spare);
