@@ -24,8 +24,8 @@ const failure = (result: ReactorResult): string => {
 };
 
 /**
- * Processes whose parent is this one and which run the reactor child's entry (Linux /proc): the runtime's children.
- * Jest may start children of its own (a file watcher, `git`), which are not the runtime's to count.
+ * Processes whose parent is this one and which run the reactor child's entry (Linux /proc): the runtime's children,
+ * and no other process this one may have started.
  */
 const childPids = (): number[] =>
   readdirSync('/proc')
