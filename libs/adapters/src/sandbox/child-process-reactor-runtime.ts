@@ -99,7 +99,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
   private readonly checks: TenantFairLimit;
   private readonly children = new Set<Child>();
   /** Children killed and not yet exited: still processes, so `close()` waits for them and replacements start after. */
-  private readonly exiting = new Set<Promise<void>>();
+  private readonly exiting = new Set<Child>();
   private readonly idle: Child[] = [];
   /** Replacements still starting that no run has claimed: a run waits for one rather than spawning yet another child. */
   private readonly spares: Promise<Child>[] = [];
@@ -197,7 +197,9 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       child.process.ref();
       this.kill(child, this.busy('The reactor runtime is shutting down.'));
     }
-    await Promise.all([...children.map((child) => child.exited), ...this.exiting]);
+    // Those killed before (a timed-out run's) are waited for as well, referenced for the same reason.
+    for (const child of this.exiting) child.process.ref();
+    await Promise.all([...children, ...this.exiting].map((child) => child.exited));
   }
 
   private async runInChild(
@@ -351,8 +353,8 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     if (!child.dead) {
       child.dead = true;
       child.process.kill('SIGKILL');
-      this.exiting.add(child.exited);
-      void child.exited.then(() => this.exiting.delete(child.exited));
+      this.exiting.add(child);
+      void child.exited.then(() => this.exiting.delete(child));
     }
     this.died(child, outcome ?? this.busy('The reactor runtime is shutting down.'));
   }
