@@ -285,10 +285,10 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
         db.exec(collection.schema);
         if (collection.deferredIndexes && !options.deferIndexes) db.exec(collection.deferredIndexes);
       }
+      db.exec(PLANNER_STATISTICS_SCHEMA);
       db.exec(`PRAGMA user_version = ${READ_MODEL_SCHEMA_VERSION}`);
     }).immediate();
-    // Old files (and a read model filled before statistics existed) get fresh ones at open.
-    analyze(db);
+    statisticsAtOpen(db);
     return db;
   }
 }
@@ -307,26 +307,66 @@ function hasOtherSchema(path: string): boolean {
 }
 
 /**
- * Keeps SQLite's planner statistics (ANALYZE) current as the read model grows, so it picks the selective index for a
- * query (a fingerprint, a data hash) over the one that merely matches the ORDER BY. Sampled (analysis_limit), so a run
- * takes milliseconds even at millions of rows; runs after 1,000 changed documents, then after twice as many each time.
+ * SQLite's planner statistics (ANALYZE), so that it picks the selective index for a query (a fingerprint, a data
+ * hash) over the one that merely matches the ORDER BY. An ANALYZE costs the whole file's indexes at any size: SQLite
+ * as better-sqlite3 builds it (STAT4) counts every entry of every index exactly, whatever `analysis_limit` says
+ * (which only bounds the sampling of each index). At a million tokens that is 1.4 GB of index pages: 24 s on a file
+ * not in the OS page cache, about 3 s on one that is, on the event loop. So it runs when the file's used pages have
+ * doubled since the last run, or halved, and that count is kept in the file: a restart does not start over, and a
+ * file gets about log2 of its size runs over its life, together costing about twice the last one.
  */
+const PLANNER_STATISTICS_SCHEMA =
+  'CREATE TABLE IF NOT EXISTS planner_statistics (id INTEGER PRIMARY KEY CHECK (id = 1), analyzed_pages INTEGER NOT NULL);';
+/** Changed documents between two looks at the file's size (two pragmas). */
+const STATISTICS_CHECK_EVERY = 1000;
+
 class PlannerStatistics {
-  private sinceLast = 0;
-  private threshold = 1000;
+  private sinceCheck = 0;
 
   changed(db: SqliteDatabase, count: number): void {
-    this.sinceLast += count;
-    if (this.sinceLast < this.threshold) return;
-    this.sinceLast = 0;
-    this.threshold = Math.min(this.threshold * 2, 500_000);
-    analyze(db);
+    this.sinceCheck += count;
+    if (this.sinceCheck < STATISTICS_CHECK_EVERY) return;
+    this.sinceCheck = 0;
+    const analyzed = analyzedPages(db);
+    const used = usedPages(db);
+    if (analyzed === null || used >= 2 * analyzed || 2 * used <= analyzed) analyze(db);
   }
+}
+
+/**
+ * At open, statistics only for a file that has none (a new file, or one of a version that kept no record of them and
+ * never analyzed it); a file with statistics but no record of their size (analyzed at every open by earlier
+ * versions) has its current size recorded instead.
+ */
+function statisticsAtOpen(db: SqliteDatabase): void {
+  if (analyzedPages(db) !== null) return;
+  if (hasStatistics(db)) recordAnalyzedPages(db, usedPages(db));
+  else analyze(db);
 }
 
 function analyze(db: SqliteDatabase): void {
   db.pragma('analysis_limit = 1000');
   db.exec('ANALYZE');
+  recordAnalyzedPages(db, usedPages(db));
+}
+
+/** Pages holding something: the file's size less its free list. */
+function usedPages(db: SqliteDatabase): number {
+  return (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
+}
+
+function analyzedPages(db: SqliteDatabase): number | null {
+  const row = statement(db, 'SELECT analyzed_pages FROM planner_statistics WHERE id = 1').get() as { analyzed_pages: number } | undefined;
+  return row?.analyzed_pages ?? null;
+}
+
+function recordAnalyzedPages(db: SqliteDatabase, pages: number): void {
+  statement(db, 'INSERT INTO planner_statistics (id, analyzed_pages) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET analyzed_pages = excluded.analyzed_pages').run(pages);
+}
+
+function hasStatistics(db: SqliteDatabase): boolean {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'").get();
+  return table !== undefined && db.prepare('SELECT 1 FROM sqlite_stat1 LIMIT 1').get() !== undefined;
 }
 
 function commitTo(

@@ -124,7 +124,7 @@ function dump(file: string): Record<string, unknown[]> {
     // broad_terms and token_index_state: the search bitmaps' build hints, which a rebuild lists before its swap.
     const tables = (
       db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('token_changes', 'sqlite_stat1', 'broad_terms', 'token_index_state') ORDER BY name")
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('token_changes', 'sqlite_stat1', 'planner_statistics', 'broad_terms', 'token_index_state') ORDER BY name")
         .all() as Array<{ name: string }>
     ).map(
       ({ name }) => name,
