@@ -1,6 +1,6 @@
 // When the read model refreshes SQLite's planner statistics. An ANALYZE reads every index page of the file (STAT4 counts
 // every entry exactly), 24 s at a million tokens on a cold page cache: a restart must not run one on a file that has
-// statistics, and a growing file gets a new one only when it has doubled since the last.
+// statistics, a growing file gets a new one only when it has doubled since the last, and none past 64 MiB.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +98,24 @@ describe('SQLite read model planner statistics', () => {
     expect(marked()).toBe(false);
     expect(tokensStatistics().find((row) => row.idx === 'tokens_tenant_fingerprint')?.stat).toMatch(/^\d+ /);
     expect(analyzedPages()).toBeGreaterThanOrEqual(2 * before);
+  });
+
+  it('past 64 MiB a file keeps its statistics however much it grows (the next run would walk every index)', async () => {
+    const model = SqliteReadModel.open(dataDir, [tokensTable]);
+    await load(model, 2000);
+    await model.close();
+    // 70 MiB of other content: the file is now past the bound, and over twice the size of its last analysis.
+    inspect((db) => {
+      db.exec('CREATE TABLE filler (b BLOB)');
+      db.prepare('INSERT INTO filler VALUES (zeroblob(?))').run(70 * 1024 * 1024);
+    });
+    mark();
+
+    const reopened = SqliteReadModel.open(dataDir, [tokensTable]);
+    await load(reopened, 1500);
+    await reopened.close();
+    expect(usedPages()).toBeGreaterThanOrEqual(2 * analyzedPages()!);
+    expect(marked()).toBe(true);
   });
 
   it('a file with statistics but no record of their size (analyzed by an earlier version) is not analyzed at open', async () => {

@@ -310,15 +310,19 @@ function hasOtherSchema(path: string): boolean {
  * SQLite's planner statistics (ANALYZE), so that it picks the selective index for a query (a fingerprint, a data
  * hash) over the one that merely matches the ORDER BY. An ANALYZE costs the whole file's indexes at any size: SQLite
  * as better-sqlite3 builds it (STAT4) counts every entry of every index exactly, whatever `analysis_limit` says
- * (which only bounds the sampling of each index). At a million tokens that is 1.4 GB of index pages: 24 s on a file
- * not in the OS page cache, about 3 s on one that is, on the event loop. So it runs when the file's used pages have
- * doubled since the last run, or halved, and that count is kept in the file: a restart does not start over, and a
- * file gets about log2 of its size runs over its life, together costing about twice the last one.
+ * (which only bounds the sampling of each index). At a million tokens that is 1.4 GB of index pages, read on the event
+ * loop: 24 s on a file not in the OS page cache, about 3 s on one that is.
+ * So statistics are refreshed only while the file is small, when its used pages have doubled (or halved) since the
+ * last run, and that size is kept in the file, so a restart does not start over. Past STATISTICS_SETTLED_BYTES they
+ * stay as they are: what the planner needs from them (tokens per tenant, per fingerprint, per search term, against
+ * the table's size) has its shape by then, and the next run would walk every index.
  */
 const PLANNER_STATISTICS_SCHEMA =
   'CREATE TABLE IF NOT EXISTS planner_statistics (id INTEGER PRIMARY KEY CHECK (id = 1), analyzed_pages INTEGER NOT NULL);';
 /** Changed documents between two looks at the file's size (two pragmas). */
 const STATISTICS_CHECK_EVERY = 1000;
+/** About 20,000 tokens: an ANALYZE of that file took 20 ms, and 1 s with the file out of the OS page cache. */
+const STATISTICS_SETTLED_BYTES = 64 * 1024 * 1024;
 
 class PlannerStatistics {
   private sinceCheck = 0;
@@ -329,7 +333,8 @@ class PlannerStatistics {
     this.sinceCheck = 0;
     const analyzed = analyzedPages(db);
     const used = usedPages(db);
-    if (analyzed === null || used >= 2 * analyzed || 2 * used <= analyzed) analyze(db);
+    if (analyzed === null) analyze(db);
+    else if (used * pageSize(db) <= STATISTICS_SETTLED_BYTES && (used >= 2 * analyzed || 2 * used <= analyzed)) analyze(db);
   }
 }
 
@@ -353,6 +358,10 @@ function analyze(db: SqliteDatabase): void {
 /** Pages holding something: the file's size less its free list. */
 function usedPages(db: SqliteDatabase): number {
   return (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
+}
+
+function pageSize(db: SqliteDatabase): number {
+  return db.pragma('page_size', { simple: true }) as number;
 }
 
 function analyzedPages(db: SqliteDatabase): number | null {
