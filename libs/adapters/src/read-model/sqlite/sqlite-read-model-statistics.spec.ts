@@ -83,6 +83,17 @@ describe('SQLite read model planner statistics', () => {
     expect(marked()).toBe(true);
   });
 
+  it('keeps no samples of index keys (STAT4 would store fingerprints and search hashes beyond their tokens)', async () => {
+    const model = SqliteReadModel.open(dataDir, [tokensTable]);
+    await load(model, 3000);
+    await model.close();
+    expect(tokensStatistics().length).toBeGreaterThan(0);
+    const samples = inspect((db) =>
+      db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat4'").get() ? (db.prepare('SELECT COUNT(*) AS n FROM sqlite_stat4').get() as { n: number }).n : 0,
+    );
+    expect(samples).toBe(0);
+  });
+
   it('analyzes again once the used pages have doubled since the last run, and records the new size', async () => {
     const model = SqliteReadModel.open(dataDir, [tokensTable]);
     await load(model, 2000);

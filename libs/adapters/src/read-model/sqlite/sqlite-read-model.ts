@@ -350,6 +350,8 @@ function statisticsAtOpen(db: SqliteDatabase): void {
 }
 
 function analyze(db: SqliteDatabase): void {
+  // Also what keeps sqlite_stat4 empty: without a limit, STAT4 stores sampled index keys (fingerprints, search
+  // hashes), which would outlive the tokens they were taken from (API.md, "What may be stored where").
   db.pragma('analysis_limit = 1000');
   db.exec('ANALYZE');
   recordAnalyzedPages(db, usedPages(db));
