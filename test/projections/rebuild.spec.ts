@@ -10,9 +10,10 @@ function dump(dataDir: string): Record<string, unknown[]> {
   const file = readFileSync(join(dataDir, 'readmodel', 'CURRENT'), 'utf8').trim();
   const db = new Database(join(dataDir, 'readmodel', file), { readonly: true });
   try {
-    // broad_terms and token_index_state are the search bitmaps' build hints, computed when a process first builds them.
+    // broad_terms and token_index_state are the search bitmaps' build hints, computed when a process first builds them;
+    // planner_statistics is the file's size at its last ANALYZE, which differs between a rebuilt file and the live one.
     const tables = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('broad_terms', 'token_index_state') ORDER BY name")
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('broad_terms', 'token_index_state', 'planner_statistics') ORDER BY name")
       .all() as Array<{ name: string }>;
     return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM ${name} ORDER BY 1`).all()]));
   } finally {
