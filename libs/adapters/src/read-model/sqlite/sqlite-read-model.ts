@@ -331,10 +331,11 @@ class PlannerStatistics {
     this.sinceCheck += count;
     if (this.sinceCheck < STATISTICS_CHECK_EVERY) return;
     this.sinceCheck = 0;
-    const analyzed = analyzedPages(db);
     const used = usedPages(db);
-    if (analyzed === null) analyze(db);
-    else if (used * pageSize(db) <= STATISTICS_SETTLED_BYTES && (used >= 2 * analyzed || 2 * used <= analyzed)) analyze(db);
+    if (used * pageSize(db) > STATISTICS_SETTLED_BYTES) return;
+    // Every open records a size (statisticsAtOpen), so a missing one means none: analyze.
+    const analyzed = analyzedPages(db) ?? 0;
+    if (used >= 2 * analyzed || 2 * used <= analyzed) analyze(db);
   }
 }
 
