@@ -38,15 +38,38 @@ const children = (): { pid: number; nice: number; state: string }[] => {
   }
   return found;
 };
-/** The children's pids once exactly `count` are alive (a replaced one is killed, and may take a moment to exit). */
+/**
+ * Whether a child is on its way out: a zombie, SIGKILL pending (SigPnd/ShdPnd bit 9), or exiting (its memory, and so
+ * its command line, already released).
+ */
+const leaving = (child: { pid: number; state: string }): boolean => {
+  if (child.state === 'Z') return true;
+  try {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const pending = [...status.matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gm)].some((match) => (BigInt(`0x${match[1]}`) & 0x100n) !== 0n);
+    return pending || readFileSync(`/proc/${child.pid}/cmdline`).length === 0;
+  } catch {
+    return true;
+  }
+};
+/**
+ * The children's pids once exactly `count` stay alive across two looks 50 ms apart. A replaced child is killed first,
+ * and its replacement starts only once it has exited: until then the one child seen may be the dying one.
+ */
 const childPids = async (count = 1): Promise<number[]> => {
   const until = Date.now() + 3000;
-  for (;;) {
-    const pids = children()
-      .filter((child) => child.state !== 'Z')
+  const alive = () =>
+    children()
+      .filter((child) => !leaving(child))
       .map((child) => child.pid)
       .sort();
-    if (pids.length === count || Date.now() > until) return pids;
+  for (;;) {
+    const pids = alive();
+    if (pids.length === count) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (String(alive()) === String(pids)) return pids;
+    }
+    if (Date.now() > until) return pids;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };
