@@ -32,6 +32,11 @@ export interface VaultConfig {
   auditAccessRecords: boolean;
   /** VAULT_AUDIT_RETENTION_DAYS: access records older than this many days leave the read model; null keeps them forever. */
   auditRetentionDays: number | null;
+  /**
+   * VAULT_EXPRESSION_BUDGET_MS: CPU time the caller-written expressions of one synchronous stretch may use (a token's
+   * mask, fingerprint expression and search indexes share one).
+   */
+  expressionBudgetMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     reactorAllowedHosts: allowedHosts(env),
     auditAccessRecords: auditAccessRecords(env),
     auditRetentionDays: auditRetentionDays(env),
+    expressionBudgetMs: int('VAULT_EXPRESSION_BUDGET_MS', 30, 1),
   };
 }
 

@@ -182,7 +182,7 @@ export class VaultCoreModule {
           },
         },
         { provide: TENANT_KEYS, useExisting: TOKEN_CRYPTO },
-        { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine() },
+        { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine({ renderLimitMs: config.expressionBudgetMs }) },
         {
           // Destroys the data key of every deleted token, from its own checkpoint in the key store (crypto-shredding).
           // The key of every deleted reactor's configuration too, and the key of every deleted tenant.

@@ -34,7 +34,7 @@ describe('custom filters', () => {
   });
 });
 
-describe('the SPEC.md defaults', () => {
+describe("the token types' default expressions", () => {
   it.each([
     ['social_security_number', SSN, ['123-45-6789', '123456789', '6789'], '123456789', 'XXX-XX-6789'],
     ['employer_id_number', '12-3456789', ['12-3456789', '123456789', '6789'], '123456789', 'XX-XXX6789'],
@@ -136,11 +136,53 @@ describe('errors never carry the data', () => {
     expect(engine.evaluate("{{ data | split: '' | size }}", 'a'.repeat(1_001))).toBe('1001');
     expect(engine.evaluate("{{ data | split: '' | reverse | join: '' }}", 'abc')).toBe('cba');
   });
+});
 
+/** Blocks the thread without using the CPU, as a descheduled or blocked event loop does. */
+const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Keeps the thread on the CPU until both the wall clock and the process's CPU time have counted `ms`. */
+const burn = (ms: number): void => {
+  const [wall, cpu] = [performance.now(), process.cpuUsage()];
+  for (;;) {
+    const used = process.cpuUsage(cpu);
+    if (performance.now() - wall >= ms && (used.user + used.system) / 1_000 >= ms) return;
+  }
+};
+
+describe('the time budget counts the CPU time the rendering used', () => {
   it('stops a render that runs past its time budget', () => {
     const slow = new LiquidExpressionEngine({ renderLimitMs: 1, memoryLimit: 1e9 });
     const expression = '{% for i in (1..3000) %}{% for j in (1..3000) %}{{ data }}{% endfor %}{% endfor %}';
     expect(() => slow.evaluate(expression, SECRET)).toThrow(/template render limit/);
+  });
+
+  // Three times the budget, in the middle of one expression (liquidjs reads a property twice: the first read stalls)
+  // or between two of one stretch.
+  const inside = (template: string) => (stall: (ms: number) => void) => {
+    let stalled = false;
+    const data = {
+      get first() {
+        if (!stalled) stall(60);
+        stalled = true;
+        return 'a';
+      },
+      second: 'b',
+    };
+    return new LiquidExpressionEngine({ renderLimitMs: 20 }).evaluate(template, data);
+  };
+  const between = (stall: (ms: number) => void) => {
+    const engine = new LiquidExpressionEngine({ renderLimitMs: 20 });
+    const first = engine.evaluate('{{ data | upcase }}', 'a');
+    stall(60);
+    return `${first}-${engine.evaluate('{{ data | downcase }}', 'B')}`;
+  };
+  it.each([
+    ['between two top-level nodes', inside('{{ data.first }}-{{ data.second }}'), 'a-b', /template render limit/],
+    ['inside a tag', inside('{% if true %}{{ data.first }}-{{ data.second }}{% endif %}'), 'a-b', /template render limit/],
+    ['between two evaluations of one stretch', between, 'A-b', /shared time limit/],
+  ])('%s: a thread kept off the CPU for three budgets still renders; one kept on it is stopped', (_where, run, rendered, refused) => {
+    expect(run(sleep)).toBe(rendered);
+    expect(() => run(burn)).toThrow(refused);
   });
 
   it('shares one budget among the evaluations of one synchronous stretch, and starts a new one after it', async () => {
@@ -150,8 +192,8 @@ describe('errors never carry the data', () => {
     // The stretch's budget is spent: even a trivial expression after it is refused, so twenty slow ones in one
     // request cost one budget, not twenty.
     expect(() => engine.evaluate('{{ data | upcase }}', 'd')).toThrow(/shared time limit/);
-    // The token types' own expressions (a card's fingerprint, an SSN's mask) do not spend it: a pause of a busy machine
-    // must not turn a plain create into a 400.
+    // The token types' own expressions (a card's fingerprint, an SSN's mask) do not spend it: a caller's slow expression
+    // must not make them fail too.
     expect(engine.evaluate('{{ data }}', 'card')).toBe('card');
     expect(engine.evaluate('{{ data | reveal_last: 4 }}', '123-45-6789')).toBe('XXX-XX-6789');
     await Promise.resolve();

@@ -1,14 +1,15 @@
 // ExpressionEngine on liquidjs: unknown filters fail at parse time, parsed templates are cached, work is bounded,
 // templates cannot reach the file system, and no error message carries token data.
-import { Drop, Liquid, LiquidError, type Template } from 'liquidjs';
+import { Context, Drop, Liquid, LiquidError, type Template } from 'liquidjs';
 import { TOKEN_TYPES, tokenTypeRules, type ExpressionEngine } from '@vault/domain';
 import { CUSTOM_FILTERS, FilterArgumentError } from './liquid-filters';
+import { RenderBudget, RenderBudgetSpent } from './render-budget';
 
 export interface LiquidExpressionEngineOptions {
   /** Parsed templates kept; the least recently used one is dropped beyond this. */
   cacheSize?: number;
   /**
-   * Wall-clock budget, in milliseconds, of all the evaluations one synchronous stretch of work makes (a token's mask,
+   * CPU time budget, in milliseconds, of all the evaluations one synchronous stretch of work makes (a token's mask,
    * fingerprint and search indexes are evaluated in one): what keeps a request from holding the event loop.
    */
   renderLimitMs?: number;
@@ -70,8 +71,8 @@ export class LiquidExpressionEngine implements ExpressionEngine {
   private readonly renderLimitMs: number;
   private readonly memoryLimit: number;
   private readonly nativeBuiltIns: boolean;
-  /** When the current synchronous stretch's budget runs out; cleared by a microtask once the stretch is over. */
-  private deadline: number | null = null;
+  /** The current synchronous stretch's budget; cleared by a microtask once the stretch is over. */
+  private stretch: RenderBudget | null = null;
 
   constructor(options: LiquidExpressionEngineOptions = {}) {
     this.cacheSize = options.cacheSize ?? 1_000;
@@ -127,12 +128,18 @@ export class LiquidExpressionEngine implements ExpressionEngine {
     } catch (error) {
       throw new ExpressionError(`The expression does not parse: ${parseFailure(error)}`);
     }
-    // The token types' own expressions are linear in the data (at most 64 KiB): a busy machine's pause (GC, another
-    // process on the core) must not make a plain create a 400. Only expressions a caller wrote spend the budget.
-    const remaining = BUILT_IN_EXPRESSIONS.has(expression) ? this.renderLimitMs : this.remainingBudget();
-    if (remaining <= 0) throw new ExpressionError('The expressions exceeded their shared time limit.');
+    // The token types' own expressions are linear in the data (at most 64 KiB) and get a budget of their own: a caller's
+    // slow expression must not make them fail too. Only expressions a caller wrote spend the stretch's shared budget.
+    const budget = BUILT_IN_EXPRESSIONS.has(expression) ? new RenderBudget(this.renderLimitMs) : this.stretchBudget();
+    if (budget.spent()) throw new ExpressionError('The expressions exceeded their shared time limit.');
+    // liquidjs's own render limit reads the wall clock: the context takes our budget in its place (liquidjs only ever
+    // calls its `check`).
+    const context = new Context({ data }, this.liquid.options, { sync: true, memoryLimit: this.memoryLimit }, {
+      renderLimit: budget as unknown as Context['renderLimit'],
+      liquid: this.liquid,
+    });
     try {
-      return String(this.liquid.renderSync(template, { data }, { renderLimit: remaining, memoryLimit: this.memoryLimit }));
+      return String(this.liquid.renderSync(template, context));
     } catch (error) {
       throw new ExpressionError(renderFailure(error));
     }
@@ -142,13 +149,12 @@ export class LiquidExpressionEngine implements ExpressionEngine {
    * Evaluations are synchronous, so all of one request's happen before the next microtask: they share one budget,
    * which starts with the first of them and ends when the stretch does.
    */
-  private remainingBudget(): number {
-    const now = performance.now();
-    if (this.deadline === null) {
-      this.deadline = now + this.renderLimitMs;
-      queueMicrotask(() => (this.deadline = null));
+  private stretchBudget(): RenderBudget {
+    if (this.stretch === null) {
+      this.stretch = new RenderBudget(this.renderLimitMs);
+      queueMicrotask(() => (this.stretch = null));
     }
-    return this.deadline - now;
+    return this.stretch;
   }
 
   private parse(expression: string): Template[] {
@@ -178,7 +184,7 @@ const renderValue = (value: unknown): string => {
 const parseFailure = (error: unknown): string =>
   LiquidError.is(error) || error instanceof FilterArgumentError ? error.message : 'the expression is not valid Liquid';
 
-const LIMIT_EXCEEDED = /^(memory alloc|template render|parse length) limit exceeded/;
+const LIMIT_EXCEEDED = /^(memory alloc|parse length) limit exceeded/;
 
 /**
  * Render errors can come from anywhere, including JavaScript errors that quote values, so only messages we know to
@@ -187,6 +193,8 @@ const LIMIT_EXCEEDED = /^(memory alloc|template render|parse length) limit excee
 const renderFailure = (error: unknown): string => {
   const original = LiquidError.is(error) && error.originalError ? error.originalError : error;
   if (original instanceof FilterArgumentError) return original.message;
+  // liquidjs lets it through bare when the budget runs out between top-level nodes, and wraps it inside a tag.
+  if (original instanceof RenderBudgetSpent) return 'The expression exceeded the template render limit.';
   const limit = LiquidError.is(error) ? LIMIT_EXCEEDED.exec(error.message) : null;
   if (limit) return `The expression exceeded the ${limit[1]} limit.`;
   return 'The expression failed while rendering.';
