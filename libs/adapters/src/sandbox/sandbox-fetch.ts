@@ -1,5 +1,6 @@
 // The host side of a reactor's `fetch`: Node's fetch, only to allowed hosts, redirects checked hop by hop, bodies capped.
 import type { AllowedHosts } from './allowed-hosts';
+import { isCorsSafelistedRequestHeader } from './cors-safelisted-header';
 
 export interface SandboxFetchPolicy {
   allowedHosts: AllowedHosts;
@@ -34,8 +35,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE = /^[^\0\r\n]*$/;
-/** Dropped when a redirect leaves the origin, as browsers do, so a credential meant for one host never reaches another. */
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+/** The standard's request-body header names, and `content-length`, which the code may have set to its body's length. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
 class Refused extends Error {}
@@ -53,8 +53,7 @@ export const sandboxFetch = async (
   try {
     const checked = checkRequest(request);
     let url = allowedUrl(checked.url, policy, 'fetch refused');
-    let { method, body } = checked;
-    const headers = checked.headers;
+    let { method, body, headers } = checked;
     for (let redirects = 0; ; redirects++) {
       const response = await fetch(url, { method, headers, body, redirect: 'manual', signal });
       const location = response.headers.get('location');
@@ -64,9 +63,12 @@ export const sandboxFetch = async (
       await response.body?.cancel();
       if (redirects >= policy.maxRedirects) throw new Refused(`fetch refused: more than ${policy.maxRedirects} redirects.`);
       const next = allowedUrl(resolve(location, url), policy, 'fetch refused: redirected');
-      if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
-      // As the Fetch standard: 303 turns anything but HEAD into GET, 301 and 302 turn POST into GET; 307 and 308 repeat.
-      if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      // Any header but the safelisted few may be a credential meant for the origin the code named (`x-api-key`, a
+      // signature); another allowed host is another party, so it gets only what a browser would send it unasked.
+      if (next.origin !== url.origin) headers = safelisted(headers);
+      // As the Fetch standard: 303 turns anything but GET and HEAD into GET, 301 and 302 turn POST into GET, each without
+      // its body; 307 and 308 repeat the method and the body.
+      if ((response.status === 303 && method !== 'GET' && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
         for (const name of BODY_HEADERS) delete headers[name];
@@ -113,6 +115,12 @@ const checkHeaders = (headers: unknown): Record<string, string> => {
     checked[name.toLowerCase()] = value;
   }
   return checked;
+};
+
+const safelisted = (headers: Record<string, string>): Record<string, string> => {
+  const kept: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(headers)) if (isCorsSafelistedRequestHeader(name, value)) kept[name] = value;
+  return kept;
 };
 
 const resolve = (location: string, base: URL): string => {
