@@ -1,5 +1,6 @@
 // Opens the configured event store: the store itself (what the key shredder follows), and the one everything else
-// uses, which seals tokens' fingerprints and search hashes in the log and counts appends for the API's metrics.
+// uses, which seals tokens' fingerprints and search hashes and private formulas' code in the log and counts appends
+// for the API's metrics.
 import {
   SealedTokenIndexEventStore,
   type AppendResult,
@@ -10,11 +11,12 @@ import {
   type StreamAppend,
   type SubscribeOptions,
 } from '@vault/application';
+import { SealedFormulaContentEventStore } from '@vault/application/commands/sealed-formula-content';
 import { SqliteEventStore } from '@vault/adapters';
 import type { TokenCrypto } from '@vault/domain';
 import type { VaultConfig } from './config';
 
-/** The configured store, as written: token events' indexes sealed. Only for readers that need neither (the key shredder). */
+/** The configured store, as written: token indexes and private formulas sealed. Only for readers of neither (the key shredder). */
 export function openRawEventStore(config: VaultConfig, warn?: (message: string) => void): EventStore {
   if (config.eventStore === 'embedded') return SqliteEventStore.open(config.dataDir, config.sync);
   // Loaded only when configured, so the embedded default never loads the EventStoreDB client.
@@ -23,9 +25,12 @@ export function openRawEventStore(config: VaultConfig, warn?: (message: string) 
   return esdb.EsdbEventStore.fromConnectionString(config.eventStore, warn);
 }
 
-/** `raw` with tokens' fingerprints and search hashes sealed under their data keys in the log, and appends counted. */
+/**
+ * `raw` with tokens' fingerprints and search hashes sealed under their data keys in the log, private formulas' name,
+ * description and code under the formula's key (both wrapped by the tenant's key), and appends counted.
+ */
 export function openEventStore(raw: EventStore, crypto: TokenCrypto): CountingEventStore {
-  return new CountingEventStore(new SealedTokenIndexEventStore(raw, crypto));
+  return new CountingEventStore(new SealedFormulaContentEventStore(new SealedTokenIndexEventStore(raw, crypto), crypto));
 }
 
 /** Called once per event type of each successful append, with how many events of that type it wrote. */

@@ -42,7 +42,7 @@ const hasSealedIndex = (data: unknown): data is TokenEventData & { [SEALED_INDEX
   typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>)[SEALED_INDEX_FIELD] === 'object';
 
 /** The key of the token (or of its whole tenant) is destroyed: what a deletion later in the log did. */
-const isShredded = (error: unknown): boolean =>
+export const isShredded = (error: unknown): boolean =>
   error instanceof DataKeyUnavailableError || (error instanceof DomainError && error.kind === 'unauthenticated');
 
 /** Indexes of this process's own recent appends kept for its projector, which reads them back within milliseconds. */

@@ -1,4 +1,6 @@
-// Reactor formula events: plain data, stored forever under these type strings.
+// Reactor formula events: plain data, stored forever under these type strings. A private formula's name, description
+// and code are kept in the log sealed under a key its tenant's key wraps, so deleting the tenant shreds them
+// (SealedFormulaContentEventStore in libs/application: every reader of the log sees them as below).
 import { eventTypesOf, type DomainEvent } from '../shared/events';
 import type { ReactorFormulaFields } from './reactor-formula.types';
 

@@ -1,18 +1,26 @@
 // Reactor formulas in the embedded read model: official (tenant_id NULL) plus each tenant's private ones.
 import { statement } from '../../sqlite/open-database';
 import type { FormulaDocument, FormulaListQuery, FormulaReadModel, Page } from '@vault/application';
-import { documentTable } from './sqlite-collection';
+import { documentTable, type SqliteCollection } from './sqlite-collection';
 import type { SqliteReadModel } from './sqlite-read-model';
 
-export const formulasTable = documentTable(
-  'formulas',
-  {
-    tenant_id: { type: 'TEXT', value: (d) => (d.tenant_id as string | null) ?? null },
-    // Lower-cased here (JavaScript's full Unicode rules), not by SQLite's ASCII-only lower().
-    name_lower: { type: 'TEXT', value: (d) => (d.name as string).toLowerCase() },
-  },
-  ['CREATE INDEX IF NOT EXISTS formulas_tenant_name ON formulas (tenant_id, name_lower, id)'],
-);
+/**
+ * A private formula's code may hold upstream API keys, and the read model keeps it in plaintext only while the formula
+ * exists: secure_delete clears the file of a removed one, and a commit that removes one (or purges its tenant) empties
+ * the WAL, whose old page images would otherwise keep it, as for tokens' derived values.
+ */
+export const formulasTable: SqliteCollection = {
+  ...documentTable(
+    'formulas',
+    {
+      tenant_id: { type: 'TEXT', value: (d) => (d.tenant_id as string | null) ?? null },
+      // Lower-cased here (JavaScript's full Unicode rules), not by SQLite's ASCII-only lower().
+      name_lower: { type: 'TEXT', value: (d) => (d.name as string).toLowerCase() },
+    },
+    ['CREATE INDEX IF NOT EXISTS formulas_tenant_name ON formulas (tenant_id, name_lower, id)'],
+  ),
+  derivedFromData: true,
+};
 
 /** API.md's name filter as a LIKE pattern: `*` → any run; no `*` → contains. */
 function likePattern(filter: string): string {
