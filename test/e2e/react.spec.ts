@@ -199,8 +199,9 @@ describe('POST /reactors/{id}/react', () => {
       expect([missing.status, uncovered.status]).toEqual([400, 400]);
       expect(Object.keys(missing.body.errors)).toEqual(['args.x[0]']);
       expect(uncovered.body).toEqual(missing.body);
-      // The same token, for a caller whose rule grants token:use: used.
-      expect((await react(id, { args: { x: [`{{ ${token.id} }}`] } })).body.raw).toEqual({ x: ['covered for read only'] });
+      // The same token, for a caller whose rule grants token:use: used, and what the code hands back of it is the
+      // caller's own view (a `token` without a mask, under a mask rule: nothing).
+      expect((await react(id, { args: { x: [`{{ ${token.id} }}`] } })).body.raw).toEqual({ x: ['[redacted]'] });
     });
 
     it('takes no body or empty args as {}, and refuses another property or a body that is not an object', async () => {
@@ -253,7 +254,9 @@ describe('POST /reactors/{id}/react', () => {
       // The message comes through with the token's data and the configuration taken out (test/security/react-errors.spec.ts).
       expect(response.body.errors).toEqual({ reactor: [expect.stringContaining('upstream refused [redacted] with [redacted]')] });
       const leaky = await createReactor('return { raw: { echoed: req.args.card, key: req.configuration.api_key } };');
-      expect((await react(leaky, { args: { card: `{{ ${card.id} }}` } })).body.raw).toEqual({ echoed: CARD, key: SECRET });
+      // What the code hands back: the card as the caller's own rule shows it (its mask); the configuration is the
+      // formula author's to return.
+      expect((await react(leaky, { args: { card: `{{ ${card.id} }}` } })).body.raw).toEqual({ echoed: 'XXXXXXXXXXXX4242', key: SECRET });
       const logs = test.logs.join('\n');
       expect(logs).toMatch(/react/);
       expect(logs).not.toContain(CARD);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ImportOfficialFormulaCommand } from '@vault/application';
 import { startLocalHttpServer, type LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
 import { VaultBus } from '@vault/nest';
+import { withoutIdsAndTimes } from '../support/random-parts';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 
 const DIR = join(__dirname, '..', '..', 'formulas', 'official');
@@ -259,7 +260,7 @@ describe('react shows the caller no more of a token than its own token:read rule
         const made = await as(masker).get(`/tokens/${response.body.tokens[0].id}`);
         expect(made.status).toBe(200);
         expect(made.body).not.toHaveProperty('data');
-        expect(made.text).not.toMatch(/1111|6789/);
+        expect(withoutIdsAndTimes(made.text)).not.toMatch(/1111|6789/);
         // Its fingerprint is of a random value: a token the masker makes of a guess does not share it.
         const guess = await as(masker).post('/tokens', { type, data: type === 'card_number' ? '4111111111111111' : '123-45-6789' });
         expect(guess.body.fingerprint).not.toBe(made.body.fingerprint);

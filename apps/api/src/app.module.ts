@@ -17,7 +17,7 @@ import { ReactorsController } from './reactors/reactors.controller';
 import { LogsController } from './logs/logs.controller';
 import { AuditRetentionSweeper } from './logs/audit-retention-sweeper';
 import { TenantsController } from './tenants/tenants.controller';
-import { TenantLivenessInterceptor } from './http/tenant-liveness.interceptor';
+import { CallerLivenessInterceptor } from './http/caller-liveness.interceptor';
 
 export function appModule(config: VaultConfig) {
   @Module({
@@ -30,7 +30,7 @@ export function appModule(config: VaultConfig) {
       { provide: APP_FILTER, useClass: ProblemFilter },
       { provide: APP_PIPE, useFactory: vaultValidationPipe },
       { provide: APP_INTERCEPTOR, useClass: ProjectionPendingInterceptor },
-      { provide: APP_INTERCEPTOR, useClass: TenantLivenessInterceptor },
+      { provide: APP_INTERCEPTOR, useClass: CallerLivenessInterceptor },
     ],
   })
   class AppModule {}

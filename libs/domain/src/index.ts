@@ -20,3 +20,4 @@ export * from './audit/audit-entries';
 export * from './audit/audit-log-query';
 export * from './shared/json-size';
 export { codePointLength } from './shared/json-shape';
+export * from './flow-back';

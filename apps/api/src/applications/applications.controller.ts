@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { RequirePermission } from '../http/access.decorators';
+import { AnswersAfterOwnRevocation } from '../http/caller-liveness.interceptor';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
 import { NoBody } from '../http/no-body';
 import { PageQuery, paginated } from '../http/pagination';
@@ -47,6 +48,7 @@ export class ApplicationsController {
   }
 
   @Post(':id/regenerate')
+  @AnswersAfterOwnRevocation()
   @HttpCode(200)
   @RequirePermission('application:update')
   regenerate(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @NoBody() _body: undefined) {
@@ -54,6 +56,7 @@ export class ApplicationsController {
   }
 
   @Delete(':id')
+  @AnswersAfterOwnRevocation()
   @HttpCode(204)
   @RequirePermission('application:delete')
   async delete(@CurrentCaller() caller: Caller, @Param('id', UuidPipe) id: string, @NoBody() _body: undefined): Promise<void> {

@@ -8,7 +8,7 @@ import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller } from '../http/caller';
 import { LengthInCharacters } from '../http/characters';
 import { NoBody } from '../http/no-body';
-import { AnswersAfterTenantDeletion } from '../http/tenant-liveness.interceptor';
+import { AnswersAfterTenantDeletion } from '../http/caller-liveness.interceptor';
 
 export class TenantBody {
   @LengthInCharacters(1, MAX_TENANT_NAME_LENGTH)

@@ -192,4 +192,28 @@ describe('Authenticator', () => {
     const { key, expected } = await arrange();
     expect(await authenticator.authenticate(key)).toMatchObject(expected);
   });
+
+  describe('stillAuthenticates: asked again as the answer of a request in flight leaves', () => {
+    const expiring = () => createApplication({ name: 'temp', type: 'expiring', permissions: ['token:read'], expires_at: new Date(now.getTime() + HOUR).toISOString() });
+    it.each<[string, (app: { id: string; key: string }) => Promise<unknown>]>([
+      ['its application was deleted', (app) => remove(app.id)],
+      ['its key was regenerated', (app) => regenerate(app.id)],
+      ['its expiry passed', async (app) => (now = new Date(now.getTime() + 2 * HOUR))],
+    ])('is false once %s, though the request authenticated before', async (_what, revoke) => {
+      const app = await expiring();
+      const principal = await authenticator.authenticate(app.key);
+      expect(await authenticator.stillAuthenticates(app.key, principal)).toBe(true);
+      await revoke(app);
+      expect(await authenticator.stillAuthenticates(app.key, principal)).toBe(false);
+    });
+
+    it("is false for another application's key, and after its rules changed is still true", async () => {
+      const app = await expiring();
+      const other = await createApplication(PRIVATE);
+      const principal = await authenticator.authenticate(app.key);
+      expect(await authenticator.stillAuthenticates(other.key, principal)).toBe(false);
+      await update(app.id, { name: 'renamed', type: 'expiring', permissions: [], expires_at: new Date(now.getTime() + HOUR).toISOString() });
+      expect(await authenticator.stillAuthenticates(app.key, principal)).toBe(true);
+    });
+  });
 });

@@ -46,6 +46,18 @@ export class Authenticator {
     return principalOf(app);
   }
 
+  /**
+   * Whether `key` still authenticates as `principal`'s application: asked again just before an answer leaves, so that a
+   * request in flight when its application was deleted, its key regenerated or its expiry passed answers 401 like
+   * every later request. Answered from the cache unless an application or tenant changed meanwhile.
+   */
+  async stillAuthenticates(key: string | undefined, principal: Principal): Promise<boolean> {
+    if (!key) return false;
+    const app = await this.lookup(this.keys.hash(key));
+    if (!app || app.id !== principal.applicationId || this.tenantKeys.isTenantKeyDestroyed(app.tenant_id)) return false;
+    return app.expires_at === null || Date.parse(app.expires_at) > this.clock.now().getTime();
+  }
+
   private async lookup(keyHash: string): Promise<ApplicationDocument | null> {
     const stamp = this.applications.changeStamp?.();
     if (stamp === undefined) return this.find(keyHash);

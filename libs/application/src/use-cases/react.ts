@@ -22,6 +22,8 @@ import {
   unavailable,
   validationError,
   exceedsJsonSize,
+  FlowBackGuard,
+  FlowBackUncheckableError,
   MAX_JSON_VALUES,
   visibleReactor,
 } from '@vault/domain';
@@ -32,6 +34,7 @@ import type { ApplicationReadModel } from '../ports/read-models';
 import { principalOf } from './authenticator';
 import { openConfiguration, ReactorReferences } from './reactors';
 import { DetokenizeHandler, idOnlyCap, type OnBehalfOf, TokenizeCommand, TokenizeHandler } from './tokenize';
+import { inTurns } from './turns';
 import { Caller, UseCaseHandler, VaultCommand } from './use-case';
 
 /**
@@ -85,7 +88,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
 
     // `least` caps what the result's tokens may show the caller (API.md "What a write may reveal"): the code saw data
     // the caller's own rules may not show it.
-    const { body: used, used: tokenIds, least } = await this.detokenizer.detokenizeForUse(caller, { args });
+    const { body: used, used: tokenIds, least, flowBack } = await this.detokenizer.detokenizeForUse(caller, { args });
     const detokenized = used as { args: unknown };
     // Tokens may hold up to 64 KiB each: 100 of them can expand args to a million values, whose hand-over to the code
     // and whose redaction from an error message would each hold the event loop for seconds. Bounded here, before any.
@@ -94,6 +97,8 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     }
     checkReactorArgs(detokenized.args, formula.request_parameters);
     const configuration = await openConfiguration(this.crypto, reactor);
+    // What flows back: the code (or an endpoint echoing what it was sent) may hand back data the caller may not see.
+    const guard = FlowBackGuard.of(flowBack);
 
     // Durable before the code runs: a run that crashes the process, or hangs, still leaves who used which token.
     await recordAccess(this.access, caller, [
@@ -115,10 +120,37 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
         for (; !step.done; step = steps.next()) await new Promise<void>((resolve) => setImmediate(resolve));
         message = step.value;
       }
+      message = await this.flowBack(caller, reactor.id, guard, async () => inTurns(guard.text(message)));
       throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [message] });
     }
     const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { invoker: caller, rules: caller.principal.accessRules, cap: least });
-    return { tokens, raw: result.raw };
+    return this.flowBack(caller, reactor.id, guard, async () => ({
+      tokens: await inTurns(guardCodeWrittenFields(guard, tokens)),
+      raw: await inTurns(guard.json(result.raw)),
+    }));
+  }
+
+  /**
+   * Runs `answer` (the guarded answer) and records a withheld `use` for every token whose data it replaced, before the
+   * answer leaves. An answer too costly to check is withheld whole (422), never sent unchecked.
+   */
+  private async flowBack<T>(caller: Caller, reactorId: string, guard: FlowBackGuard, answer: () => Promise<T>): Promise<T> {
+    let guarded: T;
+    try {
+      guarded = await answer();
+    } catch (error) {
+      if (!(error instanceof FlowBackUncheckableError)) throw error;
+      throw new DomainError('unprocessable', UNCHECKABLE_MESSAGE, { reactor: [UNCHECKABLE_MESSAGE] });
+    }
+    const withheld = guard.replacedTokenIds();
+    if (withheld.length > 0) {
+      await recordAccess(
+        this.access,
+        caller,
+        withheld.map((tokenId): Access => ({ entity_type: 'token', entity_id: tokenId, operation: 'use', via: 'react', reactor_id: reactorId, withheld: true })),
+      );
+    }
+    return guarded;
   }
 
   /**
@@ -169,6 +201,30 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       throw new DomainError('unprocessable', 'The reactor returned a tokenize that is not a valid tokenize body.', errors);
     }
   }
+}
+
+export const UNCHECKABLE_MESSAGE = "The reactor's answer could not be checked for token data within the bounds of one request; it is withheld.";
+
+/**
+ * The fields of the tokens a reactor's `tokenize` made that the code wrote (metadata, containers): checked as `raw` is.
+ * The rest of each view is the vault's own (ids, times, the data as the caller's rule shows it).
+ */
+function* guardCodeWrittenFields(guard: FlowBackGuard, tokens: unknown): Generator<void, unknown, void> {
+  if (Array.isArray(tokens)) {
+    const items: unknown[] = [];
+    for (const item of tokens) items.push(yield* guardCodeWrittenFields(guard, item));
+    return items;
+  }
+  if (typeof tokens !== 'object' || tokens === null) return tokens;
+  const object = tokens as Record<string, unknown>;
+  if (typeof object.id === 'string' && typeof object.type === 'string' && Array.isArray(object.containers)) {
+    return { ...object, containers: yield* guard.json(object.containers), metadata: yield* guard.json(object.metadata) };
+  }
+  const guarded: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    Object.defineProperty(guarded, (yield* guard.text(key)), { value: yield* guardCodeWrittenFields(guard, value), enumerable: true, writable: true, configurable: true });
+  }
+  return guarded;
 }
 
 /** The JSON type of a `tokenize` that is a bare value (string, number or boolean), or null for arrays and objects. */

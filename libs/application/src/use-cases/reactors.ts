@@ -11,6 +11,7 @@
 import {
   ApplicationState,
   applicationDecider,
+  assertKeptSettingsReadable,
   applicationStream,
   assertReactorIdFree,
   conflict,
@@ -280,9 +281,11 @@ export class PatchReactorHandler implements UseCaseHandler<PatchReactorCommand> 
 
   execute({ caller, id, patch }: PatchReactorCommand): Promise<ReactorView> {
     // The patch merges into the stored configuration, opened here in memory only; the result obeys a PUT's rules.
-    return this.updater.update(caller, id, async (current) =>
-      mergeReactorPatch(reactorBodyOf(current, await openConfiguration(this.crypto, current)), patch),
-    );
+    return this.updater.update(caller, id, async (current) => {
+      const body = reactorBodyOf(current, await openConfiguration(this.crypto, current));
+      assertKeptSettingsReadable(body, patch, caller.principal.permissions.has('reactor:read'));
+      return mergeReactorPatch(body, patch);
+    });
   }
 }
 

@@ -12,6 +12,8 @@ import {
   deduplicationRule,
   DomainError,
   detokenizeSteps,
+  type FlowBackSource,
+  REDACTED_VIEW,
   ExpressionEngine,
   fieldErrorsOf,
   leastInsight,
@@ -21,7 +23,6 @@ import {
   type QueryNode,
   revealsMoreThan,
   selectRule,
-  Steps,
   TokenCrypto,
   tokenDecider,
   TokenRecord,
@@ -38,6 +39,7 @@ import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import { openSealed, toTokenView, TokenView } from './token-view';
 import { activeToken, createTokenCommand, DuplicateView, findDuplicateView, tokenFingerprint } from './tokens';
+import { inTurns, nextTurn } from './turns';
 import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
 /**
@@ -319,20 +321,22 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
    * null when it used none), which caps what the reactor's `tokenize` may show the caller. A filter chain or an
    * expression inside a longer string is a 403 on a token the caller's token:read rule does not reveal.
    */
-  async detokenizeForUse(caller: Caller, body: unknown): Promise<{ body: unknown; used: string[]; least: UseInsight | null }> {
-    const { body: detokenized, views, least } = await this.detokenized(caller, body, 'token:use');
-    return { body: detokenized, used: [...views.keys()], least };
+  async detokenizeForUse(caller: Caller, body: unknown): Promise<{ body: unknown; used: string[]; least: UseInsight | null; flowBack: FlowBackSource[] }> {
+    const { body: detokenized, views, least, flowBack } = await this.detokenized(caller, body, 'token:use');
+    return { body: detokenized, used: [...views.keys()], least, flowBack };
   }
 
   private async detokenized(
     caller: Caller,
     body: unknown,
     permission: 'token:read' | 'token:use',
-  ): Promise<{ body: unknown; views: ReadonlyMap<string, ShownToken>; least: UseInsight | null }> {
+  ): Promise<{ body: unknown; views: ReadonlyMap<string, ShownToken>; least: UseInsight | null; flowBack: FlowBackSource[] }> {
     // Every expression and filter chain is read before any token is.
     const plan = planDetokenize(body, { engine: this.engine });
     const views = new Map<string, ShownToken>();
     const readInsight = new Map<string, UseInsight>();
+    /** A used token the caller may not read whole: its data, and the view that stands in for it in what flows back. */
+    const flowBack: FlowBackSource[] = [];
     // Every id is looked up the same way, whatever an earlier one gave, so neither the answer nor its timing tells a
     // missing token from one no rule covers.
     for (const [i, id] of plan.tokenIds.entries()) {
@@ -341,11 +345,25 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
       if (!found) continue;
       views.set(id, found.view);
       readInsight.set(id, found.read);
+      if (permission === 'token:use' && found.read !== 'reveal' && found.view.transform === 'reveal') {
+        flowBack.push({ tokenId: id, value: found.view.data, replacement: await this.readView(found.token, found.read) });
+      }
     }
     // Before any filter runs: a filter's error must not answer for data the caller may not see either.
     if (permission === 'token:use') assertShapingRevealed(plan, readInsight);
     const detokenized = await inTurns(detokenizeSteps(plan, views, this.engine));
-    return { body: detokenized, views, least: leastInsight(readInsight.values()) };
+    return { body: detokenized, views, least: leastInsight(readInsight.values()), flowBack };
+  }
+
+  /** What the caller's token:read rule shows of a token it may not see whole: its mask, else nothing (REDACTED_VIEW). */
+  private async readView(token: TokenRecord, read: UseInsight): Promise<string> {
+    if (read !== 'mask' || token.masked === null) return REDACTED_VIEW;
+    try {
+      return await openSealed(this.crypto, token, token.masked, 'mask');
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') return REDACTED_VIEW;
+      throw error;
+    }
   }
 
   /**
@@ -353,13 +371,17 @@ export class DetokenizeHandler implements UseCaseHandler<DetokenizeQuery> {
    * domain's one "not found" 400) when it is missing, expired, another tenant's, deleted (its key shredded) or no rule
    * covers it.
    */
-  private async shown(caller: Caller, id: string, permission: 'token:read' | 'token:use'): Promise<{ view: ShownToken; read: UseInsight } | null> {
+  private async shown(
+    caller: Caller,
+    id: string,
+    permission: 'token:read' | 'token:use',
+  ): Promise<{ view: ShownToken; read: UseInsight; token: TokenRecord } | null> {
     const token = await this.index.get(caller.principal.tenantId, id, caller.now.getTime());
     const rule = token && selectRule(caller.principal.accessRules, token.containers, permission);
     if (!token || !rule) return null;
     const read = selectRule(caller.principal.accessRules, token.containers, 'token:read')?.transform ?? 'none';
     try {
-      return { view: await this.view(token, permission === 'token:use' ? { transform: 'reveal' } : rule), read };
+      return { view: await this.view(token, permission === 'token:use' ? { transform: 'reveal' } : rule), read, token };
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') return null;
       throw error;
@@ -408,12 +430,3 @@ const atPath =
     }
   };
 
-/** Lets the event loop run what is waiting (timers, I/O) before going on: awaiting a settled promise would not. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Drives the domain's steps (steps.ts), giving the event loop, and the expression engine's budget, a turn between them. */
-const inTurns = async <T>(steps: Steps<T>): Promise<T> => {
-  let step = steps.next();
-  for (; !step.done; step = steps.next()) await nextTurn();
-  return step.value;
-};

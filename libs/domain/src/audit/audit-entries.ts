@@ -92,8 +92,10 @@ export function accessMessage(data: AccessRecordedData): string {
       if (count === undefined || !Number.isSafeInteger(count) || count < 0) return 'Search returned tokens in plaintext';
       return `Search returned ${count} ${count === 1 ? 'token' : 'tokens'} in plaintext`;
     }
-    case 'use':
-      return typeof data.reactor_id === 'string' && isUuid(data.reactor_id) ? `Token used by reactor ${data.reactor_id}` : 'Token used by a reactor';
+    case 'use': {
+      const reactor = typeof data.reactor_id === 'string' && isUuid(data.reactor_id) ? `reactor ${data.reactor_id}` : 'a reactor';
+      return data.withheld === true ? `Token data withheld from the answer of ${reactor}` : `Token used by ${reactor}`;
+    }
     case 'invoke':
       return 'Reactor invoked';
   }

@@ -47,6 +47,11 @@ export interface AccessRecordedData {
   count?: number;
   /** The reactor a `use` happened in. */
   reactor_id?: string;
+  /**
+   * A `use` whose data the answer of the code (or destination) held and the vault replaced by the caller's own view
+   * before answering: what came back was withheld, not shown.
+   */
+  withheld?: boolean;
   created_at: string;
 }
 

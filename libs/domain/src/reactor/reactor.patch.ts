@@ -1,7 +1,7 @@
 // PATCH /reactors/{id} (RFC 7396 merge patch) resolved into the body of a PUT: the application layer opens the current
 // configuration, merges the patch here, then validates the result with validateReactorUpdateInput and decides an
 // UpdateReactor, so a patch obeys exactly the rules of a PUT.
-import { validationError } from '../shared/errors';
+import { DomainError, validationError } from '../shared/errors';
 import { isJsonObject, jsonTypeOf } from '../shared/json-shape';
 import type { ReactorRecord } from './reactor.state';
 import type { ReactorConfiguration } from './reactor.types';
@@ -50,4 +50,21 @@ const mergeOneLevel = (target: Record<string, unknown>, patch: Record<string, un
     else merged.set(key, patch[key]);
   }
   return Object.fromEntries(merged);
+};
+
+export const KEPT_SECRETS_NEED_READ_MESSAGE =
+  "Changing a reactor's configuration while keeping settings the request does not give anew needs reactor:read (they may be secrets the change would send elsewhere); give every setting, or ask a key that holds reactor:read.";
+
+/**
+ * A configuration change keeps its secrets where they were put: a patch that changes some settings and keeps others
+ * it does not restate (an endpoint moved, the API key kept) could send the hidden ones anywhere, so it needs
+ * reactor:read, the permission that shows them. 403 naming `configuration` otherwise. A PUT restates every setting.
+ */
+export const assertKeptSettingsReadable = (current: ReactorBody, patch: unknown, canRead: boolean): void => {
+  if (canRead || !isJsonObject(patch) || !isJsonObject(patch.configuration)) return;
+  const given = Object.keys(patch.configuration);
+  if (given.length === 0) return;
+  const kept = Object.keys(current.configuration).filter((name) => !given.includes(name));
+  if (kept.length === 0) return;
+  throw new DomainError('forbidden', KEPT_SECRETS_NEED_READ_MESSAGE, { configuration: [KEPT_SECRETS_NEED_READ_MESSAGE] });
 };
