@@ -1,58 +1,96 @@
-// The leak property: API.md's one promise ("What a write may reveal") checked against the real HTTP API, in-process.
+// The leak property: the vault's one promise ("What a write may reveal") checked against the real HTTP API, in-process.
 //
-//   No response ever carries a token's plaintext, or anything derived from its data, beyond what the calling
-//   application is entitled to see of that token, unless the application sent that data itself.
+//   No response ever carries a token's data, or anything derived from it, beyond what the calling application is
+//   entitled to see of that token, unless the application sent that data itself.
 //
-// Entitlement of an application for a token (test/security/leak/model.ts): the most revealing transform among the rules
-// that apply to the token (API.md "which rule applies") for each token permission that shows a token (create, read,
-// update, search; DELETE answers with no body), with reveal > mask > redact > none. Knowledge accrues: before every
-// request, each application learns what its current entitlement shows (reveal: the plaintext and every secret derived
-// from it; mask: the evaluated mask), and keeps it (once revealed, known forever). An application's own container move
-// without new data never raises its entitlement, and a mask re-derived without data by a caller not entitled to reveal
-// entitles no one (the API must refuse both; if it does not, the model does not reward it). Data an application sends
-// (create, PATCH `data`) is known to it; a search guess is known to it too, but entitles it to no token view.
+// Entitlement of an application for a token (test/security/leak/model.ts, knowledge.ts): the most revealing transform
+// among the rules that apply to the token (which rule applies: rules by priority, the first whose container is a path
+// prefix of one of the token's and that grants the permission) for each token permission that shows a token (create,
+// read, update, search; DELETE answers with no body, token:use shows nothing), with reveal > mask > redact > none.
+// Knowledge accrues: before every request, each application learns what its current entitlement shows (reveal: the
+// data; mask: the evaluated mask) and keeps it, whatever its rules become later. An application's own container move
+// without new data never raises its entitlement, a mask re-derived without data by a caller not entitled to reveal
+// entitles no one, and a token a reactor made from args the caller does not reveal shows it no more than those args'
+// tokens (the API must refuse or cap these; if it does not, the model does not reward it). Data an application sends is
+// known to it; a search guess is known to it too, but entitles it to no token view.
 //
-// Checked on every response (success and error bodies alike, raw text plus headers): for every token of the run and every
-// version of its data the caller does not know, none of its secrets (plaintext, letters-and-digits form, string leaves
-// and nested objects, at least 6 characters) and none of its evaluated masks (at least 6 characters, showing a letter or
-// digit) appears unless the caller knows that string; every token view's `data` is allowed only when the caller's
-// entitlement before the request is reveal, or mask and it equals the evaluated mask, or the caller supplied it; a
-// deduplicated answer (200) must be a token one of the caller's token:create rules covers. No 5xx ever.
-// Statuses the model can predict from API.md are asserted too: deduplication (201 and a new id when no token:create rule
-// of the caller covers the match), PATCH of mask/search_indexes/fingerprint_expression without data under a non-reveal
-// token:update rule (403), PATCH of containers without data that raises the caller's entitlement (403), 403/404s of
-// permissions and rules, validation 400s; and so are search results and each view's transform.
+// Generated commands (test/security/leak/command-mix.ts): POST /tokens (with and without deduplicate_token, probes of
+// tokens the caller's token:create rules cover or not), PATCH (data, moves, re-derived expressions), GET, DELETE,
+// search; POST /tokenize (one request, arrays, objects, leaves, mixed; with deduplication); POST /detokenize
+// (`{{ id }}`, `{{ token: id }}`, filters, inside longer strings, nested; tokens revealed, masked, redacted, not
+// covered, and ids that are no token); POST /reactors/{id}/react with a formula that copies its args into `raw` as
+// is, as JSON, URL-encoded, base64, base64url, without delimiters, upper-cased, inside a longer string, as an object
+// key, or through a destination that echoes them, and may tokenize them; PUT /applications/{id} changing an
+// application's rules and permissions mid-run.
 //
-// Size: the default run (npm test) generates 40 cases of up to 20 commands, each on a fresh tenant with 2-4 generated
-// private applications and 1-4 initial tokens. VAULT_LEAK_RUNS=<n> runs n cases of up to 40 commands instead;
-// VAULT_LEAK_SEED=<seed> replays a seed. Exploration only, never in CI: VAULT_LEAK_EXCLUDE=dedupe,derive,deriving-patch,move
-// leaves generator features out (to find counterexamples other than a known one being fixed); VAULT_LEAK_INVARIANT_ONLY=1
-// fails a run on the leak invariant and 5xx only, not on predicted statuses, search results or views (to show what the
-// invariant alone catches). The run prints the number of generated cases and commands, the requests they made and the
-// time taken.
+// Checked on every response, success and error alike (windows.ts): no 5-character window of any token's data
+// (the data, its letters-and-digits form, each string leaf) or of an evaluated mask (windows showing a letter or
+// digit) that the caller does not know appears in the body or a header value, compared case-insensitively and in
+// whatever the response's strings decode to (URL encoding, base64, base64url); every token view's `data` is allowed
+// only when the caller's entitlement before the request is reveal, or mask and it equals the evaluated mask, or the
+// caller supplied it; a deduplicated answer must be a token one of the caller's token:create rules covers. No 5xx.
+// Statuses and answers the model can predict are asserted too: deduplication, re-derivation and move 403s, 403/404s of
+// permissions and rules, validation 400s, search results and views, detokenize answers and their 403/400s (the same
+// message for a token no rule covers and one that does not exist), reactor 403s (shaping a token not revealed, a
+// tokenized result shown more than its args) and 400s, and `raw` where every value was the caller's own or revealed.
+//
+// Size: the default run (npm test) runs FIXED_SEEDS.length × RUNS_PER_SEED cases from fixed seeds plus RANDOM_RUNS
+// from a random seed (printed), each of up to 20 commands on a fresh tenant with 2-4 generated private applications
+// and 1-4 initial tokens, and fails when a branch (test/security/leak/branches.ts) ran fewer than 5 times. It prints the
+// cases, commands, requests, time and branch counts. VAULT_LEAK_RUNS=<n> runs n cases of up to 40 commands from one
+// random seed instead; VAULT_LEAK_SEED=<seed> (with VAULT_LEAK_PATH=<path> from a failure's report) replays. Exploration
+// only, never in CI: VAULT_LEAK_EXCLUDE=<features> (command-mix.ts FEATURES) leaves generator features out (to find
+// counterexamples other than a known one being fixed); VAULT_LEAK_INVARIANT_ONLY=1 fails a run on the leak invariant and
+// 5xx only, not on predicted statuses and answers.
 import fc from 'fast-check';
+import type { LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
 import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 import { withoutIdsAndTimes } from '../support/random-parts';
 import { appsArb } from './leak/arbitraries';
-import { commandsArb, initialTokensArb, seedTokens } from './leak/commands';
-import { stats, World } from './leak/world';
+import { branchTable, stats, undertested } from './leak/branches';
+import { commandsArb, FEATURES, initialTokensArb, seedTokens } from './leak/command-mix';
+import { startEchoServer } from './leak/echo-formula';
+import { World } from './leak/world';
 
 const ALL = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete'];
+const FIXED_SEEDS = [20261127, 7, 424242, 1_000_003];
+const RUNS_PER_SEED = 45;
+const RANDOM_RUNS = 45;
 const LARGE = process.env.VAULT_LEAK_RUNS ? Number(process.env.VAULT_LEAK_RUNS) : undefined;
-const NUM_RUNS = LARGE ?? 40;
-const MAX_COMMANDS = LARGE ? 40 : 20;
 const SEED = process.env.VAULT_LEAK_SEED ? Number(process.env.VAULT_LEAK_SEED) : undefined;
+const PATH = process.env.VAULT_LEAK_PATH || undefined;
+const MAX_COMMANDS = LARGE ? 40 : 20;
 const EXCLUDE = new Set((process.env.VAULT_LEAK_EXCLUDE ?? '').split(',').filter(Boolean));
-/** Shrinking a failure can take long; it stops here and reports the smallest counterexample found so far. */
-const TIME_LIMIT_MS = LARGE ? 15 * 60_000 : 4 * 60_000;
+/** The whole property's time budget, failures' shrinking included; past it, fast-check reports what it has. */
+const TIME_LIMIT_MS = LARGE ? 30 * 60_000 : 8 * 60_000;
+/** Shrinking a failure can take long: past this, the smallest counterexample found so far is reported. */
+const SHRINK_BUDGET_MS = LARGE ? 10 * 60_000 : 90_000;
+
+interface Plan {
+  seed: number;
+  numRuns: number;
+  path?: string;
+}
+
+const plans = (): Plan[] => {
+  const random = Date.now() ^ Math.floor(Math.random() * 0x7fffffff);
+  if (SEED !== undefined) return [{ seed: SEED, numRuns: LARGE ?? RUNS_PER_SEED, path: PATH }];
+  if (LARGE) return [{ seed: random, numRuns: LARGE }];
+  return [...FIXED_SEEDS.map((seed) => ({ seed, numRuns: RUNS_PER_SEED })), { seed: random, numRuns: RANDOM_RUNS }];
+};
 
 describe('the vault never reveals more than the caller is entitled to (leak property)', () => {
   let test: TestApp;
+  let echo: LocalHttpServer;
 
   beforeAll(async () => {
-    test = await startTestApp();
+    echo = await startEchoServer();
+    test = await startTestApp({ VAULT_REACTOR_ALLOWED_HOSTS: echo.host, VAULT_RATE_LIMIT_PER_SECOND: '100000' });
   });
-  afterAll(() => test.close());
+  afterAll(async () => {
+    await test?.close();
+    await echo?.close();
+  });
 
   const newTenant = async () => {
     const tenant = await createTenant(test, `repro-${Date.now()}`, { type: 'operator', id: 'leak-repro' }, 'leak-repro');
@@ -210,42 +248,58 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
     );
   });
 
+  const runs = plans();
+  const total = runs.reduce((sum, run) => sum + run.numRuns, 0);
+
   it(
-    `holds for generated applications, tokens and command sequences (${NUM_RUNS} cases of up to ${MAX_COMMANDS} commands)`,
+    `holds for generated applications, tokens and command sequences (${total} cases of up to ${MAX_COMMANDS} commands)`,
     async () => {
-      const commandsPerExecution: number[] = [];
+      const unknown = [...EXCLUDE].filter((feature) => !(FEATURES as readonly string[]).includes(feature));
+      if (unknown.length) throw new Error(`VAULT_LEAK_EXCLUDE: unknown features ${unknown.join(', ')} (known: ${FEATURES.join(', ')})`);
       const started = Date.now();
       const commandArb = commandsArb({ maxCommands: MAX_COMMANDS, exclude: EXCLUDE });
+      let firstFailure: number | null = null;
       const property = fc.asyncProperty(appsArb, initialTokensArb, commandArb, async (apps, initialTokens, commands) => {
+        // Past the shrink budget every further candidate passes at once, so fast-check reports the smallest so far.
+        if (firstFailure !== null && Date.now() - firstFailure > SHRINK_BUDGET_MS) return;
         stats.cases++;
-        const before = stats.commands;
         try {
           await fc.asyncModelRun(async () => {
-            const world = await World.create(test, apps);
+            const world = await World.create(test, apps, { echoUrl: echo.url('/echo') });
             await seedTokens(world, initialTokens);
             return { model: world, real: world };
           }, commands);
-        } finally {
-          commandsPerExecution.push(stats.commands - before);
+        } catch (error) {
+          firstFailure ??= Date.now();
+          throw error;
         }
       });
-      const details = await fc.check(property, {
-        numRuns: NUM_RUNS,
-        ...(SEED === undefined ? {} : { seed: SEED }),
-        interruptAfterTimeLimit: TIME_LIMIT_MS,
-      });
-      const generated = commandsPerExecution.slice(0, details.numRuns).reduce((a, b) => a + b, 0);
-      const summary =
-        `leak property: ${details.numRuns} generated cases, ${generated} generated commands` +
-        (details.failed ? `, ${details.numShrinks} shrinks (${stats.cases} executions, ${stats.commands} commands in all)` : '') +
-        `, ${stats.requests} checked requests + ${stats.auditorRequests} auditor reads, ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
-        `seed ${details.seed}, statuses ${JSON.stringify(stats.statuses)}, rules tested ${JSON.stringify(stats.branches)}`;
-      console.log(summary);
-      if (details.failed) {
-        const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-        throw new Error(`${summary}\n${fc.defaultReportMessage({ ...details, errorInstance: null } as typeof details)}\n\n${error}`);
+      const done: string[] = [];
+      for (const run of runs) {
+        const details = await fc.check(property, {
+          seed: run.seed,
+          numRuns: run.numRuns,
+          ...(run.path ? { path: run.path } : {}),
+          interruptAfterTimeLimit: Math.max(1, TIME_LIMIT_MS - (Date.now() - started)),
+        });
+        done.push(`seed ${run.seed}: ${details.numRuns} cases`);
+        const summary = () =>
+          `leak property: ${done.join(', ')}; ${stats.cases} executions, ${stats.commands} commands, ${stats.requests} checked ` +
+          `requests + ${stats.auditorRequests} auditor reads, ${((Date.now() - started) / 1000).toFixed(1)} s, statuses ` +
+          `${JSON.stringify(stats.statuses)}\nbranches:\n${branchTable()}`;
+        if (details.failed) {
+          const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+          const replay = `replay: VAULT_LEAK_SEED=${details.seed} VAULT_LEAK_PATH=${details.counterexamplePath ?? ''}`;
+          console.log(`${summary()}\n${replay}`);
+          throw new Error(`${summary()}\n${replay}\n${fc.defaultReportMessage({ ...details, errorInstance: null } as typeof details)}\n\n${error}`);
+        }
+        if (details.interrupted || details.numRuns !== run.numRuns) throw new Error(`${summary()}\nthe time budget ran out after ${details.numRuns} of ${run.numRuns} cases`);
+        if (run === runs[runs.length - 1]) console.log(summary());
       }
-      expect(details.numRuns).toBe(NUM_RUNS);
+      if (SEED === undefined && EXCLUDE.size === 0 && total >= 200) {
+        const weak = undertested();
+        if (weak.length) throw new Error(`branches run fewer than 5 times (the run proves nothing about them):\n${weak.join('\n')}`);
+      }
     },
     TIME_LIMIT_MS + 120_000,
   );

@@ -12,6 +12,7 @@ import {
   TokenType,
   Transform,
 } from './model';
+import { SECRET_ALPHABET } from './windows';
 
 // ---- applications ----
 
@@ -79,21 +80,40 @@ const decoyApp: fc.Arbitrary<AppSpec> = fc
     ],
   }));
 
+/**
+ * A reactor caller: token:use (and token:create, for the result) on `/` under mask, and a token:read rule that masks,
+ * redacts or is absent, somewhere: the callers "What flows back" is for, whose reactor args use data they do not see.
+ */
+const userApp: fc.Arbitrary<AppSpec> = fc
+  .record({
+    read: fc.constantFrom<Transform | 'none'>('mask', 'mask', 'redact', 'none'),
+    readContainer: fc.constantFrom('/', '/pii/', '/pci/', '/general/'),
+    others: fc.subarray<TokenPermission>(['token:create', 'token:delete'], { minLength: 0 }),
+  })
+  .map(({ read, readContainer, others }) => {
+    const use: RuleSpec = { priority: 2, container: '/', transform: 'mask', permissions: ['token:use', ...others] };
+    const rules: RuleSpec[] = read === 'none' ? [use] : [{ priority: 1, container: readContainer, transform: read, permissions: ['token:read'] }, use];
+    return { permissions: [...new Set(rules.flatMap((r) => r.permissions))], rules };
+  });
+
 export const appArb: fc.Arbitrary<AppSpec> = fc.oneof(
   { weight: 4, arbitrary: ruledApp },
   { weight: 1, arbitrary: rulelessApp },
   { weight: 2, arbitrary: broadApp },
   { weight: 3, arbitrary: splitApp },
   { weight: 2, arbitrary: decoyApp },
+  { weight: 2, arbitrary: userApp },
 );
 
 export const appsArb = fc.array(appArb, { minLength: 2, maxLength: 4 });
 
 // ---- data ----
 
-const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
-/** 10+ random letters and digits: long enough that no other response text contains it by chance. */
-export const secretString = fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 10, maxLength: 14 });
+/**
+ * 10+ letters and digits of the secret alphabet (windows.ts): no window of it spells a word or field name of the API,
+ * and long enough that no other response text contains it by chance.
+ */
+export const secretString = fc.string({ unit: fc.constantFrom(...SECRET_ALPHABET.split('')), minLength: 10, maxLength: 14 });
 const digits = (min: number, max = min) => fc.string({ unit: fc.constantFrom(...'0123456789'.split('')), minLength: min, maxLength: max });
 
 export const jsonData: fc.Arbitrary<unknown> = fc.oneof(
@@ -148,9 +168,16 @@ export const formatEin = (d: string, dashed: boolean) => (dashed ? `${d.slice(0,
  * every string leaf, and of the digits, are derived from it. Shrinking drives every generated string towards the same
  * value; without the salt two tokens would share their secrets, and knowing one would hide a leak of the other.
  */
+const SALTS = SECRET_ALPHABET.length ** 4;
+const saltNumber = (salt: number) => (salt * 7919 + 1237) % SALTS;
+const saltLetters = (n: number) => [0, 1, 2, 3].map((i) => SECRET_ALPHABET[Math.floor(n / SECRET_ALPHABET.length ** i) % SECRET_ALPHABET.length]).join('');
+
+/** A generated secret string made unique within the run (see dataFor). */
+export const salted = (text: string, salt: number): string => text.slice(0, -4) + saltLetters(saltNumber(salt));
+
 export const dataFor = (type: TokenType, seed: DataSeed, salt: number): unknown => {
-  const n = (salt * 7919 + 1237) % 1_679_616; // 36^4
-  const letters = n.toString(36).padStart(4, '0');
+  const n = saltNumber(salt);
+  const letters = saltLetters(n);
   const digits = String(n % 10_000).padStart(4, '0');
   const saltString = (text: string) => text.slice(0, -4) + letters;
   const saltDigits = (text: string) => text.slice(0, -4) + digits;
@@ -215,40 +242,71 @@ export const pick = <T>(pool: readonly T[], n: number): T => pool[n % pool.lengt
 // ---- command choices ----
 
 export const tokenContainers = fc.uniqueArray(fc.constantFrom(...TOKEN_CONTAINERS), { minLength: 1, maxLength: 2 });
-/** Metadata values are upper-case letters only, so they never contain a (lower-case/digit) secret. */
-const metadataValue = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')), minLength: 1, maxLength: 8 });
+/** Metadata values share no character with the secret alphabet, so they never hold a window of data. */
+export const metadataValue = fc.string({ unit: fc.constantFrom(...'AEILNORSTU'.split('')), minLength: 1, maxLength: 8 });
 
 export type DeriveMode = 'same' | 'fingerprint' | 'prefix';
+/** Which existing token to derive from: one the caller's token:create rules cover, one they do not, or any. */
+export type Steer = 'covered' | 'hidden' | 'any';
 
 export interface CreateChoice {
   app: number;
   type: TokenType;
   seed: DataSeed;
   containers?: string[];
+  /** Containers picked at run time among those the caller's token:create rules cover (the n-th of them). */
+  own?: number;
   metadata?: Record<string, string>;
   searchIndexes?: number[];
   fingerprint?: number;
   mask?: number;
   dedupe: boolean;
   /** Derive the data from an existing token (same data, its fingerprint input as data, or the same first 3 characters). */
-  derive?: { ref: number; mode: DeriveMode };
+  derive?: { ref: number; mode: DeriveMode; steer: Steer };
 }
 
-export const createChoice: fc.Arbitrary<CreateChoice> = fc.record(
+const deriveChoice = fc.record({
+  ref: fc.nat({ max: 31 }),
+  mode: fc.constantFrom<DeriveMode>('fingerprint', 'prefix', 'same'),
+  steer: fc.constantFrom<Steer>('covered', 'hidden', 'any'),
+});
+
+/** Any create: random data, expressions, containers; sometimes derived or deduplicated. */
+export const anyCreate: fc.Arbitrary<CreateChoice> = fc.record(
   {
     app: fc.nat({ max: 31 }),
     type: fc.constantFrom<TokenType>('token', 'card_number', 'social_security_number', 'employer_id_number'),
     seed: dataSeed,
     containers: tokenContainers,
+    own: fc.nat({ max: 31 }),
     metadata: fc.record({ m1: metadataValue }),
     searchIndexes: fc.array(fc.nat({ max: 31 }), { minLength: 1, maxLength: 2 }),
     fingerprint: fc.nat({ max: 31 }),
     mask: fc.nat({ max: 31 }),
     dedupe: fc.boolean(),
-    derive: fc.record({ ref: fc.nat({ max: 31 }), mode: fc.constantFrom<DeriveMode>('fingerprint', 'prefix', 'same') }),
+    derive: deriveChoice,
   },
   { requiredKeys: ['app', 'type', 'seed', 'dedupe'] },
 );
+
+/**
+ * A deduplication probe: data of an existing token (covered by the caller's token:create rules, or not), in containers
+ * the caller may create in. Without it, the rules of deduplication are put to the test a few times a run at best.
+ */
+export const dedupeProbe: fc.Arbitrary<CreateChoice> = fc.record({
+  app: fc.nat({ max: 31 }),
+  type: fc.constant<TokenType>('token'),
+  seed: dataSeed,
+  own: fc.nat({ max: 31 }),
+  dedupe: fc.constant(true),
+  derive: fc.record({
+    ref: fc.nat({ max: 31 }),
+    mode: fc.constantFrom<DeriveMode>('same', 'fingerprint'),
+    steer: fc.constantFrom<Steer>('covered', 'hidden'),
+  }),
+});
+
+export const createChoice: fc.Arbitrary<CreateChoice> = fc.oneof({ weight: 3, arbitrary: anyCreate }, { weight: 2, arbitrary: dedupeProbe });
 
 export interface PatchChoice {
   app: number;

@@ -3,7 +3,6 @@
 import fc from 'fast-check';
 import {
   CreateChoice,
-  createChoice,
   dataFor,
   FINGERPRINTS,
   formatEin,
@@ -12,31 +11,32 @@ import {
   MASKS,
   pick,
   PatchChoice,
-  patchChoice,
   QueryChoice,
-  queryChoice,
   SEARCH_INDEXES,
 } from './arbitraries';
+import { learnFromRequest } from './knowledge';
 import {
-  alnum,
+  AppSpec,
   DATA_SEARCHABLE,
   draftProblems,
   fingerprintInput,
   heldPermissions,
-  learnFromRequest,
   LEVEL_NAME,
   levelFor,
   normalizeSearchValue,
   raisedPermissions,
   selectRule,
   serialize,
+  TOKEN_CONTAINERS,
   TokenModel,
   TokenType,
   TYPE_DEFAULTS,
 } from './model';
-import { stats, viewsIn, World } from './world';
+import { count, ran } from './branches';
+import { alnum } from './windows';
+import { viewsIn, World } from './world';
 
-type Cmd = fc.AsyncCommand<World, World>;
+export type Cmd = fc.AsyncCommand<World, World>;
 
 const json = (value: unknown) => JSON.stringify(value);
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
@@ -73,10 +73,10 @@ export class CreateCommand implements Cmd {
   }
 
   async run(w: World): Promise<void> {
-    stats.commands++;
+    ran('create');
     w.beginStep();
     const app = w.app(this.c.app);
-    const { body, type, source } = this.body(w);
+    const { body, type, source } = createBody(this.c, w, app.spec);
     const containers = (body.containers as string[] | undefined) ?? [TYPE_DEFAULTS[type].container];
     const draft = {
       type,
@@ -105,7 +105,7 @@ export class CreateCommand implements Cmd {
     }
 
     const levels = w.levelsOf(app);
-    learnFromRequest(app, body, type);
+    learnFromRequest(app, body);
     const reply = await w.act(app, 'POST', '/tokens', body);
     w.checkLeaks(app, reply, levels);
     if (reply.status === 200 || reply.status === 201) {
@@ -122,11 +122,11 @@ export class CreateCommand implements Cmd {
     }
     w.expectStatus(reply, allowed, `${why}${source}`);
     if (body.deduplicate_token && rule && !problems.certain.length) {
-      if (covered.length && reply.status === 200) stats.branches.dedupeCovered++;
-      else if (!covered.length && matches.length && reply.status === 201) stats.branches.dedupeHidden++;
+      if (covered.length && reply.status === 200) count('dedupeCovered');
+      else if (!covered.length && matches.length && reply.status === 201) count('dedupeHidden');
     }
     if (reply.status === 201) {
-      const token = await w.sync((reply.body as { id: string }).id, app.index);
+      const token = await w.sync((reply.body as { id: string }).id, [app.index]);
       // Cross-check the engine's fingerprint prediction with the API's own fingerprints.
       const sameFingerprint = covered.length === 0 && body.deduplicate_token
         ? w.tokens.filter((t) => t !== token && t.alive && t.type === type && t.fingerprint === token.fingerprint && selectRule(app.spec, t.containers, 'token:create'))
@@ -139,14 +139,11 @@ export class CreateCommand implements Cmd {
     }
   }
 
-  private body(w: World): { body: Record<string, unknown>; type: TokenType; source: string } {
-    return createBody(this.c, w);
-  }
-
   toString(): string {
     const c = this.c;
-    const parts = [`app${c.app}`, c.derive ? `derive=${c.derive.mode}@${c.derive.ref}` : c.type];
-    if (c.containers) parts.push(`containers=${json(c.containers)}`);
+    const parts = [`app${c.app}`, c.derive ? `derive=${c.derive.mode}@${c.derive.steer}${c.derive.ref}` : c.type];
+    if (c.own !== undefined) parts.push(`own#${c.own}`);
+    else if (c.containers) parts.push(`containers=${json(c.containers)}`);
     if (c.fingerprint !== undefined) parts.push(`fp#${c.fingerprint}`);
     if (c.mask !== undefined) parts.push(`mask#${c.mask}`);
     if (c.searchIndexes) parts.push(`indexes#${c.searchIndexes.join(',')}`);
@@ -155,8 +152,12 @@ export class CreateCommand implements Cmd {
   }
 }
 
-/** The POST /tokens body of a create choice; with `derive`, the data comes from an existing token of the run. */
-export const createBody = (c: CreateChoice, w: World): { body: Record<string, unknown>; type: TokenType; source: string } => {
+/**
+ * The POST /tokens body of a create choice; with `derive`, the data comes from an existing token of the run (one the
+ * caller's token:create rules cover, or not, as `steer` says), and with `own` the containers are some the caller may
+ * create in. Without `spec` (the seeder's initial tokens) there is no steering.
+ */
+export const createBody = (c: CreateChoice, w: World, spec?: AppSpec): { body: Record<string, unknown>; type: TokenType; source: string } => {
   let type = c.type;
   let data = dataFor(type, c.seed, w.nextSalt());
   let fingerprint = c.fingerprint === undefined ? undefined : pick(FINGERPRINTS[type], c.fingerprint);
@@ -164,7 +165,7 @@ export const createBody = (c: CreateChoice, w: World): { body: Record<string, un
   let indexes = c.searchIndexes === undefined ? undefined : [...new Set(c.searchIndexes.map((n) => pick(SEARCH_INDEXES[type], n)))];
   let source = '';
   if (c.derive && w.tokens.length) {
-    const from = w.token(c.derive.ref);
+    const from = sourceToken(w, c.derive, spec);
     source = `; data derived (${c.derive.mode}) from ${w.label(from)}`;
     type = from.type;
     mask = undefined;
@@ -180,13 +181,24 @@ export const createBody = (c: CreateChoice, w: World): { body: Record<string, un
     }
   }
   const body: Record<string, unknown> = { type, data };
-  if (c.containers) body.containers = c.containers;
+  const own = spec && c.own !== undefined ? TOKEN_CONTAINERS.filter((container) => selectRule(spec, [container], 'token:create')) : [];
+  if (own.length) body.containers = [own[c.own! % own.length]];
+  else if (c.containers) body.containers = c.containers;
   if (c.metadata) body.metadata = c.metadata;
   if (indexes) body.search_indexes = indexes;
   if (fingerprint !== undefined) body.fingerprint_expression = fingerprint;
   if (mask !== undefined) body.mask = mask;
   if (c.dedupe) body.deduplicate_token = true;
   return { body, type, source };
+};
+
+const sourceToken = (w: World, derive: NonNullable<CreateChoice['derive']>, spec: AppSpec | undefined): TokenModel => {
+  if (spec && derive.steer !== 'any') {
+    const wanted = derive.steer === 'covered';
+    const fitting = w.tokens.filter((t) => t.alive && !!selectRule(spec, t.containers, 'token:create') === wanted);
+    if (fitting.length) return fitting[derive.ref % fitting.length];
+  }
+  return w.token(derive.ref);
 };
 
 /** Data of the same type sharing the existing token's first characters (or, for objects, its `k` leaf). */
@@ -221,7 +233,7 @@ export class PatchCommand implements Cmd {
   }
 
   async run(w: World): Promise<void> {
-    stats.commands++;
+    ran('patch');
     w.beginStep();
     const app = w.app(this.c.app);
     const token = w.token(this.c.ref);
@@ -285,17 +297,17 @@ export class PatchCommand implements Cmd {
     }
 
     const levels = w.levelsOf(app);
-    learnFromRequest(app, body, token.type);
+    learnFromRequest(app, body);
     const before = [...token.containers];
     const reply = await w.act(app, 'PATCH', `/tokens/${token.id}`, body);
-    w.checkLeaks(app, reply, levels, hasData && reply.status === 200 ? token.id : undefined);
+    w.checkLeaks(app, reply, levels, new Set(hasData && reply.status === 200 ? [token.id] : []));
     w.expectStatus(reply, allowed, why);
     if (reply.status === 403 && updateRule && !hasData) {
-      if (updateRule.transform !== 'reveal' && changed.length) stats.branches.rederive403++;
-      else if (body.containers !== undefined) stats.branches.move403++;
+      if (updateRule.transform !== 'reveal' && changed.length) count('rederive403');
+      else if (body.containers !== undefined) count('move403');
     }
     if (reply.status === 200) {
-      await w.sync(token.id, hasData ? app.index : undefined);
+      await w.sync(token.id, hasData ? [app.index] : []);
       // A mask a non-reveal caller re-derived without data is no legitimate mask: its output entitles no one.
       if (hasData || (changed.includes('mask') && updateRule?.transform === 'reveal')) token.maskTainted = false;
       else if (changed.includes('mask')) token.maskTainted = true;
@@ -349,7 +361,7 @@ export class GetCommand implements Cmd {
   }
 
   async run(w: World): Promise<void> {
-    stats.commands++;
+    ran('get');
     w.beginStep();
     const app = w.app(this.c.app);
     const token = w.token(this.c.ref);
@@ -377,7 +389,7 @@ export class DeleteCommand implements Cmd {
   }
 
   async run(w: World): Promise<void> {
-    stats.commands++;
+    ran('delete');
     w.beginStep();
     const app = w.app(this.c.app);
     const token = w.token(this.c.ref);
@@ -405,13 +417,13 @@ export class SearchCommand implements Cmd {
   }
 
   async run(w: World): Promise<void> {
-    stats.commands++;
+    ran('search');
     w.beginStep();
     const app = w.app(this.c.app);
     const { body, matches } = this.query(w);
     const expected = w.tokens.filter((t) => t.alive && selectRule(app.spec, t.containers, 'token:search') && matches(t));
     const levels = w.levelsOf(app);
-    learnFromRequest(app, body);
+    learnFromRequest(app, body, true);
     const reply = await w.act(app, 'POST', '/tokens/search', body);
     w.checkLeaks(app, reply, levels);
     if (!heldPermissions(app.spec).has('token:search')) {
@@ -481,37 +493,3 @@ export class SearchCommand implements Cmd {
     return `search(app${this.c.app} ${what})`;
   }
 }
-
-// ---- the command arbitrary ----
-
-const ref = fc.record({ app: fc.nat({ max: 31 }), ref: fc.nat({ max: 31 }) });
-
-export interface CommandOptions {
-  maxCommands: number;
-  /** Generator features left out (exploration only, see the spec's header): dedupe, derive, deriving-patch, move. */
-  exclude: ReadonlySet<string>;
-}
-
-/** The run's initial tokens, created by a seeder application before the commands run. */
-export const initialTokensArb = fc.array(
-  createChoice.map((c) => ({ ...c, dedupe: false, derive: undefined })),
-  { minLength: 1, maxLength: 4 },
-);
-
-export const seedTokens = async (w: World, choices: readonly CreateChoice[]): Promise<void> => {
-  for (const choice of choices) await w.seed(createBody(choice, w).body);
-};
-
-export const commandsArb = ({ maxCommands, exclude }: CommandOptions) => {
-  const create = createChoice
-    .map((c) => ({ ...c, dedupe: exclude.has('dedupe') ? false : c.dedupe, derive: exclude.has('derive') ? undefined : c.derive }))
-    .map((c) => new CreateCommand(c) as Cmd);
-  const patch = patchChoice
-    .filter((c) => !exclude.has('deriving-patch') || (c.mask === undefined && c.searchIndexes === undefined && c.fingerprint === undefined))
-    .filter((c) => !exclude.has('move') || c.containers === undefined || c.data !== undefined)
-    .map((c) => new PatchCommand(c) as Cmd);
-  const get = ref.map((c) => new GetCommand(c) as Cmd);
-  const del = ref.map((c) => new DeleteCommand(c) as Cmd);
-  const search = fc.record({ app: fc.nat({ max: 31 }), query: queryChoice }).map((c) => new SearchCommand(c) as Cmd);
-  return fc.commands([create, create, create, patch, patch, patch, get, get, search, search, del], { maxCommands, size: 'max' });
-};

@@ -3,6 +3,7 @@
 // Written from API.md, not from the production code: only the Liquid engine is shared, to evaluate expressions the way
 // the API does (search values, fingerprint inputs and validity predictions). Masks are read back from the API itself.
 import { LiquidExpressionEngine } from '@vault/adapters/expressions/liquid-expression-engine';
+import { alnum, WINDOW, windowsOf } from './windows';
 
 export const engine = new LiquidExpressionEngine();
 
@@ -95,40 +96,30 @@ export const TYPE_DEFAULTS: Record<
 export const DATA_SEARCHABLE: readonly TokenType[] = ['token', 'social_security_number', 'employer_id_number'];
 
 export const serialize = (type: TokenType, data: unknown): string => (type === 'token' ? JSON.stringify(data) : String(data));
-export const alnum = (text: string): string => text.replace(/[^A-Za-z0-9]/g, '');
 export const normalizeSearchValue = (value: string): string => value.normalize('NFC').trim().toLowerCase();
 
 // ---- secrets ----
 
-/** Strings shorter than this are not checked as secrets: they could occur in a response by chance. */
-export const MIN_SECRET = 6;
-
-/** Every data-derived string that would identify the data: the serialized plaintext, its letters-and-digits form, string leaves. */
-export const secretsOf = (type: TokenType, data: unknown): string[] => {
+/**
+ * The strings whose windows (windows.ts) identify the data: each string (the data itself, or each string leaf of an
+ * object or array) and its letters-and-digits form. Not the JSON text of an object: its windows across keys and
+ * punctuation are the same for every object of that shape.
+ */
+export const secretSources = (data: unknown): string[] => {
   const out = new Set<string>();
-  const add = (text: string) => {
-    if (text.length >= MIN_SECRET) out.add(text);
-  };
-  // A string is its own secret; its JSON form (quoted) adds nothing but a way to miss that the caller knows the string.
-  const plaintext = typeof data === 'string' ? data : serialize(type, data);
-  add(plaintext);
-  add(alnum(plaintext));
   const walk = (value: unknown) => {
     if (typeof value === 'string') {
-      add(value);
-      add(alnum(value));
+      out.add(value);
+      out.add(alnum(value));
     } else if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') {
-      Object.values(value).forEach(walk);
-      add(JSON.stringify(value));
-    }
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
   };
   walk(data);
-  return [...out];
+  return [...out].filter((text) => text.length >= WINDOW);
 };
 
-/** An evaluated mask worth checking as a secret: long enough, and showing some letter or digit of the data. */
-export const significantMask = (masked: string): boolean => masked.length >= MIN_SECRET && /[A-WYZa-z0-9]/.test(masked);
+/** The folded windows of every source of the data. */
+export const secretWindows = (data: unknown): Set<string> => new Set(secretSources(data).flatMap(windowsOf));
 
 // ---- expressions (evaluated with the API's Liquid engine) ----
 
@@ -238,7 +229,8 @@ export const searchValues = (draft: Pick<Draft, 'data' | 'search_indexes'>): Set
 export interface DataVersion {
   data: unknown;
   plaintext: string;
-  secrets: string[];
+  /** The folded windows of its secret sources: what no response may carry to a caller that does not know them. */
+  windows: Set<string>;
   /** Applications that sent exactly this data (create or PATCH with `data`). */
   suppliedBy: Set<number>;
   /** Every evaluated mask of this data (the mask expression can change while the data stays). */
@@ -262,72 +254,27 @@ export interface TokenModel {
   maskTainted: boolean;
   versions: DataVersion[];
   searchValues: Set<string>;
+  /** What the fingerprint is computed from; null when it is of nothing a request can send again. */
   fingerprintInput: string | null;
   /**
-   * Levels capped by an application's own container move without new data: such a move must not raise what the
-   * application may see (API.md), so even if the API lets it through, the model does not entitle the mover to more.
+   * A reactor's token made from data its caller does not reveal gets the fingerprint of a random value: while the
+   * token keeps that fingerprint, no deduplication finds it.
+   */
+  opaqueFingerprint: string | null;
+  /**
+   * Levels capped for one application: its own container move without new data must not raise what it may see, and a
+   * token a reactor made from its args shows the invoking caller no more than its token:read rules showed of them. So
+   * even if the API lets more through, the model does not entitle that application to more.
    */
   caps: Map<number, Level>;
 }
 
-export interface AppModel {
-  index: number;
-  spec: AppSpec;
-  id: string;
-  key: string;
-  /** Every string this application legitimately knows: data it sent, and what its entitlements showed it. */
-  known: Set<string>;
-  /** Search queries it sent: it knows what it guessed, but a guess entitles it to no token view. */
-  guessed: Set<string>;
-}
-
 export const currentVersion = (token: TokenModel): DataVersion => token.versions[token.versions.length - 1];
 
-/** What the application is entitled to see of the token right now. */
-export const currentLevel = (app: AppModel, token: TokenModel): Level => {
-  if (!token.alive) return 0;
-  const level = levelFor(app.spec, token.containers);
-  const cap = token.caps.get(app.index);
-  return cap === undefined ? level : (Math.min(cap, level) as Level);
-};
-
-/** Entitlement accrues over time: whatever an application could see at some point, it knows from then on. */
-export const accrue = (apps: readonly AppModel[], tokens: readonly TokenModel[]): void => {
-  for (const token of tokens) {
-    if (!token.alive) continue;
-    for (const app of apps) {
-      const level = currentLevel(app, token);
-      if (level >= LEVEL.reveal) {
-        const version = currentVersion(token);
-        app.known.add(version.plaintext);
-        for (const secret of version.secrets) app.known.add(secret);
-      }
-      if (level >= LEVEL.mask && token.masked !== null && !token.maskTainted) app.known.add(token.masked);
-    }
-  }
-};
-
-/** Whether the application knows this data version's plaintext: then everything derived from it is no news to it. */
-export const knowsPlaintext = (app: AppModel, version: DataVersion): boolean => {
-  const text = typeof version.data === 'string' ? version.data : version.plaintext;
-  return text.length >= MIN_SECRET ? knows(app, text) : app.known.has(text) || app.guessed.has(text);
-};
-
-/** Whether the application knows this string: it is part of something it knows (or, unless excluded, guessed). */
-export const knows = (app: AppModel, text: string, withGuesses = true): boolean => {
-  const sets = withGuesses ? [app.known, app.guessed] : [app.known];
-  for (const set of sets) {
-    if (set.has(text)) return true;
-    for (const known of set) if (known.includes(text)) return true;
-  }
-  return false;
-};
-
-/** Remembers what an application sent: data it supplies is always known to it. */
-export const learnFromRequest = (app: AppModel, body: unknown, type?: TokenType): void => {
-  if (body === undefined) return;
-  (type ? app.known : app.guessed).add(typeof body === 'string' ? body : JSON.stringify(body));
-  if (type && body && typeof body === 'object' && 'data' in body && (body as { data: unknown }).data !== undefined) {
-    for (const secret of secretsOf(type, (body as { data: unknown }).data)) app.known.add(secret);
-  }
-};
+export const newVersion = (type: TokenType, data: unknown, suppliedBy: Iterable<number>): DataVersion => ({
+  data,
+  plaintext: serialize(type, data),
+  windows: secretWindows(data),
+  suppliedBy: new Set(suppliedBy),
+  masks: new Set(),
+});

@@ -3,39 +3,24 @@
 // model tracks the API's actual data and evaluated mask; their own responses are not checked (they may see everything).
 import type { Test } from 'supertest';
 import { createApplication, TestApp, createTenant } from '../../support/test-app';
+import { stats } from './branches';
+import { ECHO_FORMULA } from './echo-formula';
+import { AppModel, accrue, currentLevel, knowsPlaintext, knowsShown, knowsWindow, newAppModel } from './knowledge';
 import {
-  accrue,
-  AppModel,
   AppSpec,
-  currentLevel,
   currentVersion,
   fingerprintInput,
-  knows,
-  knowsPlaintext,
   Level,
   LEVEL,
   LEVEL_NAME,
-  MIN_SECRET,
+  newVersion,
   RuleSpec,
   searchValues,
-  secretsOf,
   serialize,
-  significantMask,
   TokenModel,
   TokenType,
 } from './model';
-
-export const stats = {
-  cases: 0,
-  commands: 0,
-  requests: 0,
-  auditorRequests: 0,
-  statuses: {} as Record<string, number>,
-  /** How often the rules of "What a write may reveal" were put to the test (predicted and answered so). */
-  branches: { dedupeCovered: 0, dedupeHidden: 0, rederive403: 0, move403: 0 },
-  /** Status/view mismatches let through when VAULT_LEAK_INVARIANT_ONLY is set (exploration only). */
-  ignoredMismatches: 0,
-};
+import { findWindow, maskWindowsOf, searchedTexts } from './windows';
 
 /** VAULT_LEAK_INVARIANT_ONLY=1: only the leak invariant (and no 5xx) fails a run; predicted statuses and views do not. */
 export const INVARIANT_ONLY = !!process.env.VAULT_LEAK_INVARIANT_ONLY;
@@ -60,19 +45,29 @@ export class LeakCheckFailure extends Error {
 
 type TokenView = Record<string, unknown> & { id: string };
 
-/** The token views in a response: the body itself (GET, POST, PATCH) or a search page's `data`. */
-export const viewsIn = (body: unknown): TokenView[] => {
-  if (!body || typeof body !== 'object') return [];
-  const object = body as Record<string, unknown>;
-  if (typeof object.id === 'string' && 'fingerprint' in object) return [object as TokenView];
-  if (Array.isArray(object.data)) return object.data.filter((v): v is TokenView => !!v && typeof v === 'object' && typeof v.id === 'string');
-  return [];
+/** The token views in a response, wherever they sit (a token, a search page, a tokenize answer, a reactor's tokens). */
+export const viewsIn = (body: unknown, out: TokenView[] = []): TokenView[] => {
+  if (Array.isArray(body)) body.forEach((item) => viewsIn(item, out));
+  else if (body && typeof body === 'object') {
+    const object = body as Record<string, unknown>;
+    if (typeof object.id === 'string' && Array.isArray(object.containers) && typeof object.type === 'string') out.push(object as TokenView);
+    else Object.values(object).forEach((value) => viewsIn(value, out));
+  }
+  return out;
 };
 
-const clip = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text);
+export const clip = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text);
 const describeRule = (r: RuleSpec) => `{p${r.priority} ${r.container} ${r.transform} [${r.permissions.map((p) => p.slice(6)).join(',')}]}`;
 export const describeApp = (spec: AppSpec) =>
   spec.rules.length ? `rules ${spec.rules.map(describeRule).join(' ')}` : `no rules, permissions [${spec.permissions.map((p) => p.slice(6)).join(',')}] (mask on /)`;
+
+/** The management key's view: it holds no token permission, so no token data is news it may get. */
+const MANAGEMENT = newAppModel(-1, { permissions: [], rules: [] }, 'management', '');
+
+export interface WorldOptions {
+  /** URL of the echo destination the reactor's code may fetch (on VAULT_REACTOR_ALLOWED_HOSTS). */
+  echoUrl: string;
+}
 
 let tenants = 0;
 
@@ -81,24 +76,26 @@ export class World {
   readonly trace: string[] = [];
   private step = 0;
   private salts = 0;
+  private reactor: string | null = null;
 
   private constructor(
     private readonly test: TestApp,
     readonly apps: AppModel[],
+    private readonly management: string,
     private readonly revealAuditor: string,
     private readonly maskAuditor: string,
     private readonly seeder: string,
+    private readonly options: WorldOptions,
   ) {}
 
-  static async create(test: TestApp, specs: readonly AppSpec[]): Promise<World> {
+  static async create(test: TestApp, specs: readonly AppSpec[], options: WorldOptions): Promise<World> {
     const n = ++tenants;
     const tenant = await createTenant(test, `leak-${n}`, { type: 'operator', id: 'leak-property' }, `leak-${n}`);
     const key = tenant.management_key;
     const apps: AppModel[] = [];
     for (const [index, spec] of specs.entries()) {
-      const body = { name: `app${index}`, type: 'private', permissions: spec.permissions, ...(spec.rules.length ? { rules: spec.rules } : {}) };
-      const created = await createApplication(test, body, key);
-      apps.push({ index, spec, id: created.id, key: created.key, known: new Set(), guessed: new Set() });
+      const created = await createApplication(test, applicationBody(index, spec), key);
+      apps.push(newAppModel(index, spec, created.id, created.key));
     }
     const reveal = await createApplication(
       test,
@@ -112,7 +109,7 @@ export class World {
       { name: 'seeder', type: 'private', permissions: ['token:create'], rules: [{ priority: 1, container: '/', transform: 'redact', permissions: ['token:create'] }] },
       key,
     );
-    const world = new World(test, apps, reveal.key, mask.key, seeder.key);
+    const world = new World(test, apps, key, reveal.key, mask.key, seeder.key, options);
     apps.forEach((app) => world.trace.push(`app${app.index}: ${describeApp(app.spec)}`));
     return world;
   }
@@ -124,6 +121,12 @@ export class World {
 
   app(n: number): AppModel {
     return this.apps[n % this.apps.length];
+  }
+
+  /** The n-th application that satisfies `wanted`, else the n-th of all. */
+  appWhere(n: number, wanted: (app: AppModel) => boolean): AppModel {
+    const fitting = this.apps.filter(wanted);
+    return fitting.length ? fitting[n % fitting.length] : this.app(n);
   }
 
   token(n: number): TokenModel {
@@ -152,16 +155,17 @@ export class World {
     return levels;
   }
 
-  private async send(key: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Reply> {
+  private async send(key: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Reply> {
     const http = this.test.http();
     let req: Test;
     if (method === 'GET') req = http.get(path);
     else if (method === 'DELETE') req = http.delete(path);
     else if (method === 'POST') req = http.post(path);
+    else if (method === 'PUT') req = http.put(path);
     else req = http.patch(path);
     req = req.set('SVC-API-KEY', key);
     if (method === 'PATCH') req = req.set('Content-Type', 'application/merge-patch+json').send(JSON.stringify(body));
-    else if (body !== undefined) req = req.send(body as object);
+    else if (body !== undefined) req = req.set('Content-Type', 'application/json').send(JSON.stringify(body));
     const res = await req;
     const reply: Reply = { status: res.status, text: res.text ?? '', body: res.body, headers: res.headers as Record<string, string> };
     stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
@@ -178,56 +182,80 @@ export class World {
     return reply;
   }
 
+  /**
+   * A request with the tenant's management key (application changes, the reactor fixture). Its answers are checked
+   * too: the management key holds no token permission, so any token data in them is a leak.
+   */
+  async manage(method: 'POST' | 'PUT', path: string, body: unknown): Promise<Reply> {
+    this.trace.push(`#${this.step} management ${method} ${this.shortPath(path)} ${clip(JSON.stringify(body), 600)}`);
+    const reply = await this.send(this.management, method, path, body);
+    this.trace.push(`   → ${reply.status} ${clip(reply.text, 300)}`);
+    this.checkLeaks(MANAGEMENT, reply, new Map());
+    return reply;
+  }
+
+  /** The run's reactor (the echo formula, created on first use): its code does what `args` says (echo-formula.ts). */
+  async reactorId(): Promise<string> {
+    if (this.reactor) return this.reactor;
+    const formula = await this.manage('POST', '/reactor-formulas', { name: 'leak echo', type: 'private', ...ECHO_FORMULA });
+    if (formula.status !== 201) this.fail('MODEL', `the echo formula was refused: ${formula.status} ${clip(formula.text)}`);
+    const formulaId = (formula.body as { id: string }).id;
+    const reactor = await this.manage('POST', '/reactors', { name: 'leak echo', formula: { id: formulaId }, configuration: { echo_url: this.options.echoUrl } });
+    if (reactor.status !== 201) this.fail('MODEL', `the echo reactor was refused: ${reactor.status} ${clip(reactor.text)}`);
+    this.reactor = (reactor.body as { id: string }).id;
+    return this.reactor;
+  }
+
   private shortPath(path: string): string {
     return path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (id) => `${this.label(id)}(${id})`);
   }
 
+  note(line: string): void {
+    this.trace.push(`   ${line}`);
+  }
+
   fail(kind: LeakCheckFailure['kind'], message: string): never {
-    const mapping = this.tokens.map((t, i) => `T${i} = ${t.id} ${t.type} ${t.alive ? '' : '(deleted) '}data ${clip(serialize(t.type, t.data), 200)}`);
+    const mapping = this.tokens.map((t, i) => `T${i} = ${t.id} ${t.type} ${t.alive ? '' : '(deleted) '}in ${t.containers.join(',')} data ${clip(serialize(t.type, t.data), 200)}`);
     throw new LeakCheckFailure(kind, `${kind}: ${message}\n--- run trace ---\n${this.trace.join('\n')}\n--- tokens ---\n${mapping.join('\n')}`);
   }
 
   /**
-   * The invariant. `levels` are the caller's entitlements before the request; `supplied` is a token whose new data the
-   * caller sent in this very request (its view may show that data, or anything derived from it).
+   * The invariant. `levels` are the caller's entitlements before the request; `supplied` are tokens whose new data the
+   * caller sent in this very request (their views may show that data, or anything derived from it).
    */
-  checkLeaks(app: AppModel, reply: Reply, levels: Map<string, Level>, supplied?: string): void {
-    const raw = `${JSON.stringify(reply.headers)}\n${reply.text}`;
+  checkLeaks(app: AppModel, reply: Reply, levels: Map<string, Level>, supplied: ReadonlySet<string> = new Set()): void {
+    const index = new Map<string, { token: TokenModel; what: string }>();
     for (const token of this.tokens) {
       token.versions.forEach((version, v) => {
         // Data the caller knows (it sent it, or was entitled to see it) yields nothing new, whatever is derived from it.
         if (knowsPlaintext(app, version)) return;
-        const entitled = LEVEL_NAME[levels.get(token.id) ?? 0];
-        for (const secret of version.secrets) {
-          if (raw.includes(secret) && !knows(app, secret)) {
-            this.fail(
-              'LEAK',
-              `app${app.index} (entitled to ${entitled} on ${this.label(token)}, data version ${v}) ` +
-                `received the secret "${secret}" of ${this.label(token)} in: ${clip(reply.text, 2000)}`,
-            );
-          }
-        }
+        for (const w of version.windows) if (!knowsWindow(app, w)) index.set(w, { token, what: `data (version ${v})` });
         for (const masked of version.masks) {
-          if (significantMask(masked) && raw.includes(masked) && !knows(app, masked)) {
-            this.fail(
-              'LEAK',
-              `app${app.index} (entitled to ${entitled} on ${this.label(token)}) received the evaluated ` +
-                `mask "${masked}" of ${this.label(token)} (data version ${v}) in: ${clip(reply.text, 2000)}`,
-            );
+          for (const w of maskWindowsOf(masked)) {
+            if (!index.has(w) && !knowsWindow(app, w)) index.set(w, { token, what: `evaluated mask ${JSON.stringify(masked)} (version ${v})` });
           }
         }
       });
     }
+    const found = findWindow(searchedTexts(reply), index);
+    if (found) {
+      const { token, what } = found.what;
+      this.fail(
+        'LEAK',
+        `app${app.index} (entitled to ${LEVEL_NAME[levels.get(token.id) ?? 0]} on ${this.label(token)}) received "${found.window}" ` +
+          `(folded), a window of ${this.label(token)}'s ${what}, in …${found.context}…; whole response: ${clip(reply.text, 2000)}`,
+      );
+    }
     for (const view of viewsIn(reply.body)) {
       const token = this.byId(view.id);
-      if (!token || !('data' in view) || token.id === supplied) continue;
+      if (!token || !('data' in view) || supplied.has(token.id)) continue;
       const level = levels.get(token.id) ?? 0;
       const shown = typeof view.data === 'string' ? view.data : JSON.stringify(view.data);
       const allowed =
         level === LEVEL.reveal ||
         currentVersion(token).suppliedBy.has(app.index) ||
         (level >= LEVEL.mask && view.data === token.masked && !token.maskTainted) ||
-        (shown.length >= MIN_SECRET && knows(app, shown, false));
+        knowsShown(app, shown);
       if (!allowed) {
         this.fail(
           'LEAK',
@@ -279,8 +307,23 @@ export class World {
     this.trace.push(`seed ${this.label(token)} = ${clip(JSON.stringify(body), 600)}`);
   }
 
-  /** Reads a token back as the auditors see it and brings the model up to date; `supplier` sent its new data. */
-  async sync(id: string, supplier?: number): Promise<TokenModel> {
+  /** Replaces an application's rules and permissions (the model's entitlements follow; what it knows stays known). */
+  async changeRules(app: AppModel, spec: AppSpec): Promise<Reply> {
+    const reply = await this.manage('PUT', `/applications/${app.id}`, { ...applicationBody(app.index, spec), rules: spec.rules });
+    if (reply.status === 200) {
+      app.spec = spec;
+      // Caps held what the old rules showed; the new rules decide from here on.
+      for (const token of this.tokens) token.caps.delete(app.index);
+      this.trace.push(`app${app.index} now: ${describeApp(spec)}`);
+    }
+    return reply;
+  }
+
+  /**
+   * Reads a token back as the auditors see it and brings the model up to date; `suppliers` sent its new data.
+   * `opaque`: a reactor's token whose fingerprint is of a random value (tokenize.ts, id-only cap).
+   */
+  async sync(id: string, suppliers: readonly number[] = [], opaque = false): Promise<TokenModel> {
     stats.auditorRequests += 2;
     const revealed = await this.send(this.revealAuditor, 'GET', `/tokens/${id}`);
     if (revealed.status !== 200) this.fail('MODEL', `the reveal auditor cannot read ${id}: ${revealed.status} ${clip(revealed.text)}`);
@@ -305,13 +348,14 @@ export class World {
         versions: [],
         searchValues: new Set(),
         fingerprintInput: null,
+        opaqueFingerprint: opaque ? (view.fingerprint as string) : null,
         caps: new Map(),
       };
       this.tokens.push(token);
     }
     const plaintext = serialize(type, view.data);
-    if (supplier !== undefined || token.versions.length === 0 || currentVersion(token).plaintext !== plaintext) {
-      token.versions.push({ data: view.data, plaintext, secrets: secretsOf(type, view.data), suppliedBy: new Set(supplier === undefined ? [] : [supplier]), masks: new Set() });
+    if (suppliers.length || token.versions.length === 0 || currentVersion(token).plaintext !== plaintext) {
+      token.versions.push(newVersion(type, view.data, suppliers));
       token.caps.clear();
     }
     token.data = view.data;
@@ -323,8 +367,16 @@ export class World {
     token.masked = 'data' in maskView ? (maskView.data as string) : null;
     if (token.masked !== null) currentVersion(token).masks.add(token.masked);
     token.searchValues = searchValues({ data: token.data, search_indexes: token.search_indexes });
-    token.fingerprintInput = fingerprintInput({ data: token.data, fingerprint_expression: token.fingerprint_expression });
+    if (token.opaqueFingerprint !== null && token.opaqueFingerprint !== token.fingerprint) token.opaqueFingerprint = null;
+    token.fingerprintInput =
+      token.opaqueFingerprint === null ? fingerprintInput({ data: token.data, fingerprint_expression: token.fingerprint_expression }) : null;
     return token;
   }
 }
 
+const applicationBody = (index: number, spec: AppSpec) => ({
+  name: `app${index}`,
+  type: 'private',
+  permissions: spec.permissions,
+  ...(spec.rules.length ? { rules: spec.rules } : {}),
+});

@@ -1,0 +1,68 @@
+// What the leak property ran: request and status counts, and how often each command and each rule of "What a write
+// may reveal" was put to the test (counted only when the API answered as the model predicted). A run that leaves a
+// branch nearly untried proves nothing about it, so the default run fails below MIN_PER_BRANCH.
+export const MIN_PER_BRANCH = 5;
+
+export const BRANCHES = {
+  create: 'POST /tokens',
+  patch: 'PATCH /tokens/{id}',
+  get: 'GET /tokens/{id}',
+  delete: 'DELETE /tokens/{id}',
+  search: 'POST /tokens/search',
+  tokenize: 'POST /tokenize',
+  detokenize: 'POST /detokenize',
+  react: 'POST /reactors/{id}/react',
+  ruleChange: 'PUT /applications/{id} (rules and permissions changed mid-run)',
+  dedupeCovered: 'POST /tokens deduplicated to a token a token:create rule of the caller covers (200)',
+  dedupeHidden: 'POST /tokens with deduplicate_token matching only tokens no token:create rule of the caller covers (201, new)',
+  rederive403: 'PATCH re-deriving mask/search_indexes/fingerprint_expression without data under a non-reveal rule (403)',
+  move403: 'PATCH of containers without data that would show the caller more (403)',
+  tokenizeLeaves: 'POST /tokenize of leaves (each a new token)',
+  tokenizeDedupeCovered: 'POST /tokenize request deduplicated to a token a token:create rule of the caller covers',
+  tokenizeDedupeHidden: 'POST /tokenize request with deduplicate_token matching only tokens the caller may not create in (new)',
+  detokenizeReveal: 'POST /detokenize of a token its token:read rule reveals (the data)',
+  detokenizeMask: 'POST /detokenize of a token its token:read rule masks (the mask)',
+  detokenizeMaskShaped: 'POST /detokenize with filters or inside a longer string on a masked token (applied to the mask)',
+  detokenizeHidden403: 'POST /detokenize of a redacted token, or a masked token without a mask (403 naming the path)',
+  detokenizeNoRule400: 'POST /detokenize of a live token no token:read rule covers (400, the not-found message)',
+  detokenizeUnknown400: 'POST /detokenize of an id that is no token (400, the same message)',
+  reactRevealed: 'react whose args used only tokens the caller\'s token:read rule reveals',
+  reactMasked: 'react whose args used a token the caller\'s token:read rule masks and whose data it does not know (raw shows at most the mask)',
+  reactUnread: 'react whose args used a token the caller\'s token:read rule redacts or does not cover and whose data it does not know',
+  reactEcho: 'react whose code sent the args to a destination that echoes them',
+  reactShaping403: 'react with filters or an expression inside a longer string on a token not revealed (403)',
+  reactMissing400: 'react with an expression of a token missing or not covered by token:use (400)',
+  reactTokenize: 'react whose result is tokenized',
+  reactTokenizeIdOnly: 'react whose result is tokenized from tokens the caller does not reveal (id-only views)',
+  reactTokenize403: 'react whose result would become a token the caller\'s rules show more than its args\' tokens (403)',
+} as const;
+
+export type Branch = keyof typeof BRANCHES;
+
+export const stats = {
+  cases: 0,
+  commands: 0,
+  requests: 0,
+  auditorRequests: 0,
+  statuses: {} as Record<string, number>,
+  branches: Object.fromEntries(Object.keys(BRANCHES).map((b) => [b, 0])) as Record<Branch, number>,
+  /** Status/view mismatches let through when VAULT_LEAK_INVARIANT_ONLY is set (exploration only). */
+  ignoredMismatches: 0,
+};
+
+export const count = (branch: Branch): void => {
+  stats.branches[branch]++;
+};
+
+/** One more command of this kind ran. */
+export const ran = (kind: Branch): void => {
+  stats.commands++;
+  count(kind);
+};
+
+/** The branches that ran fewer than MIN_PER_BRANCH times, with what they mean. */
+export const undertested = (): string[] =>
+  (Object.keys(BRANCHES) as Branch[]).filter((b) => stats.branches[b] < MIN_PER_BRANCH).map((b) => `${b} (${stats.branches[b]}): ${BRANCHES[b]}`);
+
+export const branchTable = (): string =>
+  (Object.keys(BRANCHES) as Branch[]).map((b) => `  ${String(stats.branches[b]).padStart(5)}  ${b}`).join('\n');
