@@ -1,6 +1,7 @@
 // The behaviour every EventStore adapter must show; run by one spec per adapter.
 import { randomUUID } from 'node:crypto';
 import { largestAppend } from './event-store.largest-append';
+import { describeSubscriptionContract } from './event-store.subscription.contract';
 import {
   comparePositions,
   EventStore,
@@ -276,57 +277,7 @@ export function describeEventStoreContract(name: string, connect: () => Promise<
       expect(await store.backlog(await store.headPosition(), 10)).toEqual({ events: 0, capped: false, oldestTimestamp: null });
     });
 
-    it('catches up a subscription, then delivers events appended later by another client, one batch at a time', async () => {
-      const start = await store.headPosition();
-      const id = stream();
-      await store.append(id, [event('Old', 1)], 'no_stream');
-      const seen: string[] = [];
-      let inHandler = 0;
-      let overlapped = false;
-      let caughtUp = false;
-      const subscription = store.subscribe({
-        after: start,
-        streamPrefixes: [id],
-        onEvents: async (events) => {
-          inHandler += 1;
-          if (inHandler > 1) overlapped = true;
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          seen.push(...events.map((e) => e.type));
-          inHandler -= 1;
-        },
-        onCaughtUp: () => {
-          caughtUp = true;
-        },
-      });
-      try {
-        await waitFor(() => seen.length === 1 && caughtUp);
-        const other = await second();
-        let revision = 0n;
-        for (let n = 2; n <= 6; n++) {
-          revision = (await other.append(id, [event(`New${n}`, n)], revision)).nextExpectedRevision;
-        }
-        await waitFor(() => seen.length === 6, 5000);
-        expect(seen).toEqual(['Old', 'New2', 'New3', 'New4', 'New5', 'New6']);
-        expect(overlapped).toBe(false);
-      } finally {
-        await subscription.close();
-      }
-    });
-
-    it('delivers nothing after close', async () => {
-      const start = await store.headPosition();
-      const id = stream();
-      const seen: RecordedEvent[] = [];
-      const subscription = store.subscribe({
-        after: start,
-        streamPrefixes: [id],
-        onEvents: async (events) => void seen.push(...events),
-      });
-      await subscription.close();
-      await store.append(id, [event('Late')], 'no_stream');
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(seen).toEqual([]);
-    });
+    describeSubscriptionContract({ store: () => store, second, stream, event });
   });
 }
 
@@ -342,13 +293,5 @@ async function readAllAfter(
     if (page.length === 0) return out;
     out.push(...page.filter(keep));
     cursor = page[page.length - 1].position;
-  }
-}
-
-export async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -29,7 +29,7 @@ if (url) {
     });
   });
 } else {
-  describe.skip('EventStoreDB event store contract (skipped: set ESDB_URL, e.g. esdb://localhost:2113?tls=false, to run it against a live server)', () => {
+  describe.skip('EventStoreDB event store contract, its subscriptions included (skipped: set ESDB_URL, e.g. esdb://localhost:2113?tls=false, to run it against a live server)', () => {
     it('needs ESDB_URL', () => undefined);
   });
 }
