@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AesGcmTokenCrypto, loadMasterKey, SqliteKeyStore } from '@vault/adapters';
 import { rebuildReadModel, reactorKeyId } from '@vault/application';
-import { formulaKeyId, SEALED_FORMULA_FIELD } from '@vault/application/commands/sealed-formula-content';
+import { formulaKeyId, SEALED_FORMULA_FIELD } from '@vault/application';
 import { formulaStream, reactorStream, type EncryptedData, type SealPurpose } from '@vault/domain';
 import { allProjections, EVENT_STORE, READ_MODELS, type ReadModels } from '@vault/nest';
 import { filesUnder, scanStored } from '../support/data-dir';
@@ -43,7 +43,7 @@ describe('a deleted tenant at rest', () => {
    * The formula's and the reactor's sealed content in the event log, opened with all the data dir holds besides: the
    * generated master key file and keys.sqlite. An Error where it no longer opens.
    */
-  const openFromDisk = async (tenantId: string, formulaId: string, reactorId: string) => {
+  const openFromDisk = async (tenantId: string, formulaId: string, reactorId?: string) => {
     const events = new Database(join(test.dataDir, 'events.sqlite'), { readonly: true });
     const dataOf = (streamId: string, type: string) =>
       JSON.parse((events.prepare('SELECT data FROM events WHERE stream_id = ? AND type = ?').get(streamId, type) as { data: string }).data);
@@ -51,7 +51,7 @@ describe('a deleted tenant at rest', () => {
     let configuration: EncryptedData;
     try {
       formula = dataOf(formulaStream(formulaId), 'ReactorFormulaCreated')[SEALED_FORMULA_FIELD];
-      configuration = dataOf(reactorStream(tenantId, reactorId), 'ReactorCreated').configuration;
+      configuration = reactorId === undefined ? formula : dataOf(reactorStream(tenantId, reactorId), 'ReactorCreated').configuration;
     } finally {
       events.close();
     }
@@ -63,7 +63,7 @@ describe('a deleted tenant at rest', () => {
         crypto.decrypt(tenantId, keyId, envelope, purpose).catch((error: Error) => error);
       return {
         formula: await open(formulaKeyId(formulaId), formula, 'data'),
-        configuration: await open(reactorKeyId(reactorId), configuration, 'reactor_configuration'),
+        configuration: reactorId === undefined ? null : await open(reactorKeyId(reactorId), configuration, 'reactor_configuration'),
       };
     } finally {
       keys.close();
@@ -137,7 +137,7 @@ module.exports = async function (req) {
     expect(scanStored(test.dataDir, test.logs, needles).found).toBeNull();
   });
 
-  it("leaves no plaintext copy of a deleted formula's code in the read model, WAL included", async () => {
+  it("leaves no plaintext copy of a deleted formula's code in the read model, WAL included, and shreds its key", async () => {
     const codeSecret = `sk_live_deleted_${randomBytes(12).toString('hex')}`;
     const tenant = await createTenant(test, 'Keeper');
     const created = await as(tenant.management_key).post('/reactor-formulas', {
@@ -151,7 +151,12 @@ module.exports = async function (req) {
     const holders = () => filesUnder(test.dataDir).filter((file) => readFileSync(file).includes(Buffer.from(codeSecret)));
     expect(holders().some((file) => file.includes('readmodel'))).toBe(true);
 
+    expect((await openFromDisk(tenant.tenant_id, created.body.id)).formula).toEqual(expect.stringContaining(codeSecret));
+
     expect((await as(tenant.management_key).delete(`/reactor-formulas/${created.body.id}`)).status).toBe(204);
     expect(holders()).toEqual([]);
+    // The delete answered once the key that sealed the code was destroyed: the log's copy opens no more, though the
+    // tenant lives on.
+    expect((await openFromDisk(tenant.tenant_id, created.body.id)).formula).toBeInstanceOf(Error);
   });
 });

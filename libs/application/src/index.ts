@@ -37,3 +37,4 @@ export * from './use-cases/audit-log';
 export * from './ports/projector-lease';
 export * from './projections/leased-projector';
 export * from './commands/sealed-token-index';
+export * from './commands/sealed-formula-content';

@@ -2,6 +2,7 @@
 // uses, which seals tokens' fingerprints and search hashes and private formulas' code in the log and counts appends
 // for the API's metrics.
 import {
+  SealedFormulaContentEventStore,
   SealedTokenIndexEventStore,
   type AppendResult,
   type EventStore,
@@ -11,7 +12,6 @@ import {
   type StreamAppend,
   type SubscribeOptions,
 } from '@vault/application';
-import { SealedFormulaContentEventStore } from '@vault/application/commands/sealed-formula-content';
 import { SqliteEventStore } from '@vault/adapters';
 import type { TokenCrypto } from '@vault/domain';
 import type { VaultConfig } from './config';

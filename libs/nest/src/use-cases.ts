@@ -146,7 +146,7 @@ export const useCaseProviders: Provider[] = [
   // Reactor formulas
   useCase(CreateReactorFormulaCommand, CreateReactorFormulaHandler, (p) => new CreateReactorFormulaHandler(p.runner, p.checker, p.ids)),
   useCase(UpdateReactorFormulaCommand, UpdateReactorFormulaHandler, (p) => new UpdateReactorFormulaHandler(p.runner, p.checker, formulaReactors(p))),
-  useCase(DeleteReactorFormulaCommand, DeleteReactorFormulaHandler, (p) => new DeleteReactorFormulaHandler(p.runner, formulaReactors(p))),
+  useCase(DeleteReactorFormulaCommand, DeleteReactorFormulaHandler, (p) => new DeleteReactorFormulaHandler(p.runner, formulaReactors(p), p.shredding)),
   useCase(
     ImportOfficialFormulaCommand,
     ImportOfficialFormulaHandler,

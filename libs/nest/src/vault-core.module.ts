@@ -28,7 +28,7 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime, TENANT_STREAM_PREFIX, type TenantKeys } from '@vault/domain';
+import { ExpressionEngine, FORMULA_STREAM_PREFIX, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime, TENANT_STREAM_PREFIX, type TenantKeys } from '@vault/domain';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore, openRawEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
@@ -185,7 +185,7 @@ export class VaultCoreModule {
         { provide: EXPRESSION_ENGINE, useFactory: () => new LiquidExpressionEngine({ renderLimitMs: config.expressionBudgetMs }) },
         {
           // Destroys the data key of every deleted token, from its own checkpoint in the key store (crypto-shredding).
-          // The key of every deleted reactor's configuration too, and the key of every deleted tenant.
+          // The key of every deleted reactor's configuration and private formula's code too, and of every deleted tenant.
           provide: KEY_SHREDDER,
           // The store as written: the shredder reads only deletions, so it opens no token's sealed index.
           inject: [RAW_EVENT_STORE, KEY_STORE_HANDLE, LOGGER],
@@ -200,7 +200,7 @@ export class VaultCoreModule {
                 error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
               },
               systemClock,
-              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, TENANT_STREAM_PREFIX],
+              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, FORMULA_STREAM_PREFIX, TENANT_STREAM_PREFIX],
             );
             await shredder.start();
             return shredder;

@@ -1,10 +1,12 @@
 // Crypto-shredding follows from the event log: every TokenDeleted (a caller's DELETE or the expiry sweep) names a data
-// key to destroy, and so does every ReactorDeleted (the key that sealed the reactor's configuration) and every
-// TenantDeleted (the tenant's key, and with it every data key of the tenant). Run by a Projector
+// key to destroy, and so does every ReactorDeleted (the key that sealed the reactor's configuration), every private
+// ReactorFormulaDeleted (the key that sealed its code) and every TenantDeleted (the tenant's key, and with it every
+// data key of the tenant). Run by a Projector
 // over a KeyShreddingStore, it has its own checkpoint beside the keys, retries until the key store accepts the batch,
 // and is idempotent (destroying a missing key is not an error), so neither a crash after the delete is durable nor a
 // failing key store can leave a deleted token's or reactor's key behind.
 import { tokenKey, type ReactorDeletedData, type TenantDeleted, type TokenDeletedData } from '@vault/domain';
+import { formulaKeyId } from '../commands/sealed-formula-content';
 import type { RecordedEvent } from '../ports/event-store';
 import type { Projection } from './projection';
 
@@ -28,7 +30,13 @@ export const KEY_SHREDDING_COLLECTION = 'shredded_keys';
  */
 export const reactorKeyId = (reactorId: string): string => `reactor:${reactorId}`;
 
-const keyToShred = (event: RecordedEvent): KeyToShred => {
+/** The key an event names, or null for one that names none (an official formula's delete: nothing of it is sealed). */
+const keyToShred = (event: RecordedEvent): KeyToShred | null => {
+  if (event.type === 'ReactorFormulaDeleted') {
+    // The delete carries no tenant: whose formula it was is the tenant the delete was made in.
+    const tenant_id = event.metadata.tenant_id;
+    return tenant_id === null ? null : { tenant_id, token_id: formulaKeyId((event.data as { id: string }).id) };
+  }
   if (event.type === 'TenantDeleted') return { tenant_id: (event.data as TenantDeleted['data']).id, token_id: TENANT_KEY_ID, whole_tenant: true };
   if (event.type === 'ReactorDeleted') {
     const { tenant_id, id } = event.data as ReactorDeletedData;
@@ -40,10 +48,10 @@ const keyToShred = (event: RecordedEvent): KeyToShred => {
 
 export const keyShreddingProjection: Projection<KeyToShred> = {
   collection: KEY_SHREDDING_COLLECTION,
-  eventTypes: ['TokenDeleted', 'ReactorDeleted', 'TenantDeleted'],
+  eventTypes: ['TokenDeleted', 'ReactorDeleted', 'ReactorFormulaDeleted', 'TenantDeleted'],
   documentId: (event) => {
-    const { tenant_id, token_id } = keyToShred(event);
-    return tokenKey(tenant_id, token_id);
+    const key = keyToShred(event);
+    return key === null ? `official:${(event.data as { id: string }).id}` : tokenKey(key.tenant_id, key.token_id);
   },
   evolve: (_doc, event: RecordedEvent) => keyToShred(event),
 };

@@ -198,7 +198,7 @@ describe('Authenticator', () => {
     it.each<[string, (app: { id: string; key: string }) => Promise<unknown>]>([
       ['its application was deleted', (app) => remove(app.id)],
       ['its key was regenerated', (app) => regenerate(app.id)],
-      ['its expiry passed', async (app) => (now = new Date(now.getTime() + 2 * HOUR))],
+      ['its expiry passed', async () => (now = new Date(now.getTime() + 2 * HOUR))],
     ])('is false once %s, though the request authenticated before', async (_what, revoke) => {
       const app = await expiring();
       const principal = await authenticator.authenticate(app.key);

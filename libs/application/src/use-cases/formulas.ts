@@ -23,6 +23,7 @@ import type { CommandRunner } from '../commands/command-runner';
 import type { FormulaListQuery, FormulaReadModel, Page } from '../ports/read-models';
 import type { Clock, IdGenerator } from '../ports/system';
 import type { FormulaReactors } from './reactors';
+import { awaitShredding, type KeyShredding } from './key-shredding';
 import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
 /** A formula as the API shows it: modified_by/modified_at only once it has been modified. */
@@ -158,10 +159,13 @@ export class DeleteReactorFormulaHandler implements UseCaseHandler<DeleteReactor
   constructor(
     private readonly runner: CommandRunner,
     private readonly reactors: FormulaReactors,
+    private readonly shredding: KeyShredding,
   ) {}
 
   async execute({ caller, id }: DeleteReactorFormulaCommand): Promise<void> {
-    await runFormulaCommand(this.runner, contextOf(caller), { type: 'DeleteReactorFormula', data: { id } }, this.reactors);
+    const { position } = await runFormulaCommand(this.runner, contextOf(caller), { type: 'DeleteReactorFormula', data: { id } }, this.reactors);
+    // The key shredder destroys the key that sealed a private formula's code; the delete answers once it has.
+    await awaitShredding(this.shredding, position);
   }
 }
 

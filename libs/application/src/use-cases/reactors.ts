@@ -39,14 +39,13 @@ import {
   ValidReactorUpdate,
 } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
-import type { EventStore, LogPosition, RecordedEvent } from '../ports/event-store';
+import type { EventStore, RecordedEvent } from '../ports/event-store';
 import type { FormulaReadModel, Page, ReactorListQuery, ReactorOfFormulaDocument, ReactorReadModel } from '../ports/read-models';
 import type { IdGenerator } from '../ports/system';
 import { reactorKeyId } from '../projections/key-shredding.projection';
 import type { ProjectionWaiter } from '../projections/projector';
-import { currentRequestContext } from '../request-context';
 import { FormulaView, toFormulaView } from './formulas';
-import type { KeyShredding } from './tokens';
+import { awaitShredding, type KeyShredding } from './key-shredding';
 import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
 /** A reactor as the API shows it (API.md "Reactors"): its configuration opened, its formula as it is now. */
@@ -387,12 +386,6 @@ export async function openConfiguration(crypto: TokenCrypto, reactor: ReactorRec
   return JSON.parse(plaintext) as ReactorConfiguration;
 }
 
-const awaitShredding = async (shredding: KeyShredding, position: LogPosition | null): Promise<void> => {
-  if (position === null) return;
-  const done = await shredding.waiter.waitFor(position, shredding.timeoutMs);
-  const context = currentRequestContext();
-  if (!done && context) context.projectionPending = true;
-};
 
 const fold = <S, E>(decider: Pick<Decider<unknown, S, E>, 'evolve' | 'initialState'>, history: RecordedEvent[]): S =>
   history.reduce((state, recorded) => decider.evolve(state, { type: recorded.type, data: recorded.data } as E), decider.initialState());

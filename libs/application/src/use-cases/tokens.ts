@@ -38,13 +38,11 @@ import {
 import { recordAccess } from '../audit/record-access';
 import type { CommandRunner } from '../commands/command-runner';
 import type { AccessLog } from '../ports/access-log';
-import type { LogPosition } from '../ports/event-store';
 import type { Page } from '../ports/read-models';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
-import type { ProjectionWaiter } from '../projections/projector';
-import { currentRequestContext } from '../request-context';
 import { openSealed, toTokenView, TokenView } from './token-view';
+import { awaitShredding, type KeyShredding } from './key-shredding';
 import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
 
 export interface CreatedToken {
@@ -125,10 +123,7 @@ export class SearchTokensQuery extends VaultQuery<Page<TokenView>> {
  * succeeds, so a crash or a failing key store never leaves a deleted token's key behind for good. A delete answers
  * once the shredder has passed its event, or after `timeoutMs` with X-Projection-Pending.
  */
-export interface KeyShredding {
-  waiter: ProjectionWaiter;
-  timeoutMs: number;
-}
+export type { KeyShredding } from './key-shredding';
 
 export class CreateTokenHandler implements UseCaseHandler<CreateTokenCommand> {
   constructor(
@@ -391,12 +386,6 @@ export class SearchTokensHandler implements UseCaseHandler<SearchTokensQuery> {
   }
 }
 
-const awaitShredding = async (shredding: KeyShredding, position: LogPosition | null): Promise<void> => {
-  if (position === null) return;
-  const done = await shredding.waiter.waitFor(position, shredding.timeoutMs);
-  const context = currentRequestContext();
-  if (!done && context) context.projectionPending = true;
-};
 
 const seal = async (crypto: TokenCrypto, tenantId: string, id: string, draft: TokenDraft, prepared: PreparedToken, fingerprint: string) => {
   const encrypted = await crypto.encrypt(tenantId, id, prepared.plaintext);
