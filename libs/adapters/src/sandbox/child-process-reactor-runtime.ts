@@ -9,6 +9,7 @@ import type { CodeCheckOwner, CodeCheckResult, ReactorRequest, ReactorResult, Re
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './isolated-vm-formula-module';
 import { reactorRuntimeOptions, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
 import type { FromChild, ToChild } from './reactor-child';
+import { CHILD_EXIT_NOT_SWITCHED, REACTOR_USER_VARIABLE, reactorChildUser, runsAs, type ReactorChildUser } from './reactor-child-user';
 import { TenantFairLimit } from './tenant-fair-limit';
 
 export interface ChildProcessReactorRuntimeOptions extends ReactorRuntimeOptions {
@@ -33,6 +34,11 @@ export interface ChildProcessReactorRuntimeOptions extends ReactorRuntimeOptions
    * and one more of its checks is answered `busy`.
    */
   checkQueueSize: number;
+  /**
+   * The user and group children run as; null: this process's own. By default from VAULT_REACTOR_USER when this process
+   * runs as root (nobody:nogroup when unset), else null (reactor-child-user.ts).
+   */
+  user: ReactorChildUser | null;
 }
 
 /**
@@ -91,6 +97,9 @@ const CODE_CHECKS = '\u0000formula-code-checks';
  *   fails its run; each is replaced by a new child;
  * - `close()` kills every child, so it returns at once whatever the runs do.
  * A child has no environment but TZ and the locale, and its stdout and stderr go nowhere: nothing of a run is written.
+ * Started by root, a child loads its code, then becomes `user` (nobody:nogroup by default) before it answers `ready`,
+ * and the parent checks that it did: an escape from isolated-vm would find neither the owner-only data dir nor the
+ * API's /proc/<pid>/environ readable. The parent, root, still renices, kills and reads /proc/<pid>/status of it.
  */
 export class ChildProcessReactorRuntime implements ReactorRuntime {
   private readonly options: ChildProcessReactorRuntimeOptions;
@@ -118,6 +127,8 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       recycleRssMb: options.recycleRssMb ?? checked.memoryLimitMb + CHILD_RECYCLE_ALLOWANCE_MB,
       maxRunsPerChild: options.maxRunsPerChild ?? DEFAULT_MAX_RUNS_PER_CHILD,
       checkQueueSize: options.checkQueueSize ?? DEFAULT_CHECK_QUEUE_SIZE,
+      // Resolved here, so that a missing account stops the service's start-up rather than its first run.
+      user: options.user !== undefined ? options.user : reactorChildUser(process.env[REACTOR_USER_VARIABLE]),
     };
     for (const name of ['killGraceMs', 'maxChildRssMb', 'startTimeoutMs', 'recycleRssMb', 'maxRunsPerChild', 'checkQueueSize'] as const) {
       const value = this.options[name];
@@ -281,10 +292,13 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
     const env: Record<string, string> = {};
     for (const name of CHILD_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
     const { entry, preload } = childEntry();
+    const { user } = this.options;
     const spawned = spawn(process.execPath, [...NODE_ARGS, ...(preload ? ['-r', preload] : []), entry], {
       env,
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'json',
+      // A directory every user may enter, and none of the service's own.
+      cwd: '/',
     });
     if (spawned.pid !== undefined) {
       try {
@@ -313,6 +327,7 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       recycleRssMb: _recycle,
       maxRunsPerChild: _runs,
       checkQueueSize: _checks,
+      user: _user,
       ...options
     } = this.options;
     return new Promise<Child>((resolve, reject) => {
@@ -321,6 +336,13 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
       spawned.on('message', (message: FromChild) => {
         if (message.type === 'ready') {
           clearTimeout(timer);
+          // The child's own check of its ids is what keeps it from serving runs as root; this one stops a child whose
+          // check went wrong (null: no /proc here, or it is gone, which its exit will tell).
+          if (user && runsAs(spawned.pid ?? -1, user) === false) {
+            why = `it still ran with other ids than ${user.name}'s`;
+            this.kill(child);
+            return;
+          }
           child.ready = true;
           resolve(child);
         } else if (child.run && message.id === child.run.id) {
@@ -340,10 +362,12 @@ export class ChildProcessReactorRuntime implements ReactorRuntime {
         if (spawned.pid === undefined) ended();
       });
       spawned.once('exit', (code, signal) => {
-        if (why.startsWith('no answer') && !child.dead) why = `it exited (${signal ?? code})`;
+        if (why.startsWith('no answer') && !child.dead) {
+          why = code === CHILD_EXIT_NOT_SWITCHED && user ? `it could not become ${user.name} (uid ${user.uid}, gid ${user.gid})` : `it exited (${signal ?? code})`;
+        }
         ended();
       });
-      const init: ToChild = { type: 'init', options };
+      const init: ToChild = { type: 'init', options, user: user && { uid: user.uid, gid: user.gid } };
       spawned.send(init, () => undefined);
     });
   }

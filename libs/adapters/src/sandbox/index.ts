@@ -6,3 +6,4 @@ export { ConcurrencyLimit } from './concurrency-limit';
 export * from './child-process-reactor-runtime';
 export { TenantFairLimit } from './tenant-fair-limit';
 export { ChildProcessCodeChecker } from './child-process-code-checker';
+export { DEFAULT_REACTOR_USER, REACTOR_USER_VARIABLE, reactorChildUser, ReactorUserError, type ReactorChildUser } from './reactor-child-user';

@@ -4,10 +4,11 @@ import type { CodeCheckResult, ReactorRequest, ReactorResult } from '@vault/doma
 import { IsolatedVmCodeChecker } from './isolated-vm-code-checker';
 import type { SandboxLimits } from './isolated-vm-formula-module';
 import { IsolatedVmReactorRuntime, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
+import { becomeUser, CHILD_EXIT_NOT_SWITCHED } from './reactor-child-user';
 
-/** Parent to child: the options once, then one run at a time. */
+/** Parent to child: the options and the user to become (null: stay) once, then one run at a time. */
 export type ToChild =
-  | { type: 'init'; options: Omit<ReactorRuntimeOptions, 'concurrency' | 'queueSize'> }
+  | { type: 'init'; options: Omit<ReactorRuntimeOptions, 'concurrency' | 'queueSize'>; user: { uid: number; gid: number } | null }
   | { type: 'run'; id: number; code: string; request: ReactorRequest }
   | { type: 'check'; id: number; code: string; limits: SandboxLimits };
 
@@ -29,6 +30,9 @@ let runtime: IsolatedVmReactorRuntime | undefined;
 
 process.on('message', (message: ToChild) => {
   if (message.type === 'init') {
+    // Everything this process runs is loaded by now (its imports above), wherever it lies, even under a directory only
+    // root may enter; what a run may reach is only what `user` may.
+    if (!runtime && message.user && !becomeUser(message.user)) process.exit(CHILD_EXIT_NOT_SWITCHED);
     runtime ??= new IsolatedVmReactorRuntime({ ...message.options, concurrency: 1, queueSize: 0 });
     send({ type: 'ready' });
   } else if (message.type === 'run' && runtime) {
@@ -37,7 +41,7 @@ process.on('message', (message: ToChild) => {
       (result) => send({ type: 'result', id, result }),
       () => send({ type: 'broken', id }),
     );
-  } else if (message.type === 'check') {
+  } else if (message.type === 'check' && runtime) {
     const { id } = message;
     new IsolatedVmCodeChecker({ ...message.limits, maxConcurrent: 1 }).check(message.code).then(
       (result) => send({ type: 'checked', id, result }),
