@@ -8,6 +8,11 @@ describe('reactor configuration', () => {
     expect(load({})).toMatchObject({ reactorTimeoutMs: 10000, reactorMemoryMb: 64, reactorConcurrency: 4, reactorAllowedHosts: [] });
   });
 
+  it('runs reactor children as nobody:nogroup when the API is root, else as the API itself', () => {
+    const expected = process.getuid?.() === 0 ? expect.objectContaining({ uid: 65534, gid: 65534 }) : null;
+    expect(load({}).reactorUser).toEqual(expected);
+  });
+
   it('reads every variable, allowed hosts trimmed and empty entries dropped', () => {
     expect(
       load({
@@ -31,6 +36,8 @@ describe('reactor configuration', () => {
     ['VAULT_REACTOR_ALLOWED_HOSTS', 'api.example.com:70000'],
     ['VAULT_REACTOR_ALLOWED_HOSTS', '*.example.com'],
     ['VAULT_REACTOR_ALLOWED_HOSTS', 'user@api.example.com'],
+    ['VAULT_REACTOR_USER', 'no-such-user-on-this-host'],
+    ['VAULT_REACTOR_USER', 'root'],
   ])('refuses %s=%s at start-up, naming the variable', (name, value) => {
     expect(() => load({ [name]: value })).toThrow(ConfigError);
     expect(() => load({ [name]: value })).toThrow(name);

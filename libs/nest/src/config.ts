@@ -1,6 +1,6 @@
 // Configuration from the environment (API.md's table plus our own knobs), validated once at start-up.
 import { resolve } from 'node:path';
-import { AllowedHosts } from '@vault/adapters';
+import { AllowedHosts, reactorChildUser, type ReactorChildUser, ReactorUserError } from '@vault/adapters';
 
 export interface VaultConfig {
   port: number;
@@ -28,6 +28,8 @@ export interface VaultConfig {
   reactorConcurrency: number;
   /** `host[:port]` entries, in the order given; empty: no network. */
   reactorAllowedHosts: string[];
+  /** VAULT_REACTOR_USER: who reactor children become when the API runs as root; null: they stay this process's user. */
+  reactorUser: ReactorChildUser | null;
   /** VAULT_AUDIT_ACCESS_RECORDS: record reads that show plaintext, token uses and reactor invocations. Off for benchmarking only. */
   auditAccessRecords: boolean;
   /** VAULT_AUDIT_RETENTION_DAYS: access records older than this many days leave the read model; null keeps them forever. */
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     reactorMemoryMb: int('VAULT_REACTOR_MEMORY_MB', 64, 8),
     reactorConcurrency: int('VAULT_REACTOR_CONCURRENCY', 4, 1),
     reactorAllowedHosts: allowedHosts(env),
+    reactorUser: reactorUser(env),
     auditAccessRecords: auditAccessRecords(env),
     auditRetentionDays: auditRetentionDays(env),
     expressionBudgetMs: int('VAULT_EXPRESSION_BUDGET_MS', 30, 1),
@@ -110,6 +113,16 @@ function allowedHosts(env: NodeJS.ProcessEnv): string[] {
     throw new ConfigError(`VAULT_REACTOR_ALLOWED_HOSTS: ${(error as Error).message}`);
   }
   return entries;
+}
+
+/** VAULT_REACTOR_USER, resolved against this host's accounts before anything is opened or generated. */
+function reactorUser(env: NodeJS.ProcessEnv): ReactorChildUser | null {
+  try {
+    return reactorChildUser(env.VAULT_REACTOR_USER);
+  } catch (error) {
+    if (error instanceof ReactorUserError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** VAULT_AUDIT_RETENTION_DAYS: unset or empty keeps access records forever; otherwise a whole number of days, at least 1. */

@@ -161,6 +161,7 @@ export class VaultCoreModule {
               memoryLimitMb: config.reactorMemoryMb,
               concurrency: config.reactorConcurrency,
               allowedHosts: config.reactorAllowedHosts,
+              user: config.reactorUser,
             }),
         },
         // Data keys live apart from the event log so that destroying one shreds every copy of a token's data.
