@@ -311,6 +311,8 @@ export const createChoice: fc.Arbitrary<CreateChoice> = fc.oneof({ weight: 3, ar
 export interface PatchChoice {
   app: number;
   ref: number;
+  /** Pick, at run time, an application holding token:update and a live token one of its token:update rules covers. */
+  steer: boolean;
   data?: DataSeed;
   containers?: string[] | null;
   metadata?: Record<string, string | null>;
@@ -320,7 +322,7 @@ export interface PatchChoice {
   expiresAt?: boolean;
 }
 
-const target = { app: fc.nat({ max: 31 }), ref: fc.nat({ max: 31 }) };
+const target = { app: fc.nat({ max: 31 }), ref: fc.nat({ max: 31 }), steer: fc.nat({ max: 2 }).map((n) => n > 0) };
 const nullableNat = fc.option(fc.nat({ max: 31 }), { freq: 5 });
 
 /** Everything at once: data, moves, expressions, metadata, expiry. */
@@ -335,7 +337,7 @@ const mixedPatch = fc.record(
     mask: nullableNat,
     expiresAt: fc.boolean(),
   },
-  { requiredKeys: ['app', 'ref'] },
+  { requiredKeys: ['app', 'ref', 'steer'] },
 );
 /** A container move without data (null: back to the type's default container). */
 const movePatch = fc.record({ ...target, containers: fc.option(tokenContainers, { freq: 6 }) });
@@ -348,11 +350,11 @@ const derivingPatch = fc.oneof(
 /** New data, sometimes with a move or a new mask. */
 const dataPatch = fc.record(
   { ...target, data: dataSeed, containers: tokenContainers, mask: nullableNat },
-  { requiredKeys: ['app', 'ref', 'data'] },
+  { requiredKeys: ['app', 'ref', 'steer', 'data'] },
 );
 const metadataPatch = fc.record(
   { ...target, metadata: fc.record({ m1: fc.option(metadataValue) }), expiresAt: fc.boolean() },
-  { requiredKeys: ['app', 'ref', 'metadata'] },
+  { requiredKeys: ['app', 'ref', 'steer', 'metadata'] },
 );
 
 export const patchChoice: fc.Arbitrary<PatchChoice> = fc.oneof(

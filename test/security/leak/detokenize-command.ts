@@ -5,11 +5,10 @@
 // not exist.
 import fc from 'fast-check';
 import { count, ran } from './branches';
-import type { Cmd } from './commands';
 import { BodyShape, ExpressionChoice, expressionChoice, expressionText, placeInBody, rendered, TOKEN_NOT_FOUND } from './expressions';
 import { learnFromRequest, type AppModel } from './knowledge';
 import { heldPermissions, selectRule, type TokenModel } from './model';
-import { clip, World } from './world';
+import { type Cmd, clip, World } from './world';
 
 /** Which token an expression is for, picked at run time by what the caller's token:read rule shows of it. */
 export type ReadTarget = 'reveal' | 'mask' | 'redact' | 'uncovered' | 'unknown' | 'any';

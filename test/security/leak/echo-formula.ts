@@ -1,11 +1,25 @@
 // The leak property's reactor: a private formula whose code copies the detokenized args into `raw` in the encoding
 // the args name (as is, JSON, URL-encoded, base64, base64url, without delimiters, upper-cased, inside a longer string,
-// as an object key), optionally through a destination that echoes them, and optionally tokenizes them. That is what a
-// careless or hostile formula does; "What flows back" is the vault's backstop against it. The same code runs here, in
-// Node, to predict `raw` where nothing needs replacing.
+// as an object key, and some of these combined), or throws them in its error message, optionally through a
+// destination that echoes them, and optionally tokenizes them. That is what a careless or hostile formula does; "What
+// flows back" is the vault's backstop against it. The same code runs here, in Node, to predict the outcome where
+// nothing needs replacing.
 import { startLocalHttpServer, type LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
 
-export const ENCODINGS = ['as_is', 'json', 'uri', 'base64', 'base64url', 'no_delimiters', 'upper', 'embedded', 'key'] as const;
+export const ENCODINGS = [
+  'as_is',
+  'json',
+  'uri',
+  'base64',
+  'base64url',
+  'no_delimiters',
+  'upper',
+  'embedded',
+  'key',
+  'uri_json',
+  'base64_embedded',
+  'thrown',
+] as const;
 export type Encoding = (typeof ENCODINGS)[number];
 
 /** What the reactor's `tokenize` is made of: one `token` request per value in a container, or the values as leaves. */
@@ -44,6 +58,11 @@ const CODE = String.raw`module.exports = async ({ args, configuration }) => {
     upper: (value) => text(value).toUpperCase(),
     embedded: (value) => 'seen <' + text(value) + '> here',
     key: (value) => ({ [text(value)]: true }),
+    uri_json: (value) => encodeURIComponent(JSON.stringify(value)),
+    base64_embedded: (value) => base64('seen <' + text(value) + '> here'),
+    thrown: (value) => {
+      throw new Error('cannot use <' + text(value) + '>');
+    },
   };
   const values = args.values;
   const encoded = {};
@@ -86,7 +105,19 @@ export const startEchoServer = (): Promise<LocalHttpServer> =>
 type Formula = (input: { args: unknown; configuration: unknown }) => Promise<{ raw: unknown }>;
 const local: { formula: Formula | null } = { formula: null };
 
-/** The `raw` the formula returns for these (already detokenized) args, run here with a stand-in for the destination. */
+/**
+ * What the formula does with these (already detokenized) args, run here with a stand-in for the destination: the `raw`
+ * it returns, or the message it throws.
+ */
+export const expectedOutcome = async (args: EchoArgs): Promise<{ raw: unknown } | { thrown: string }> => {
+  try {
+    return { raw: await expectedRaw(args) };
+  } catch (error) {
+    return { thrown: (error as Error).message };
+  }
+};
+
+/** The `raw` the formula returns for these (already detokenized) args (throws what the formula throws). */
 export const expectedRaw = async (args: EchoArgs): Promise<unknown> => {
   if (!local.formula) {
     const module = { exports: null as unknown };

@@ -19,12 +19,13 @@ export interface ExpressionChoice {
   embed: boolean;
 }
 
-export const expressionChoice = (shaped: { filters: number; embed: number }) =>
+/** An expression's form; filters and embedding come one time in `oneIn.filters` and `oneIn.embed`. */
+export const expressionChoice = (oneIn: { filters: number; embed: number }): fc.Arbitrary<ExpressionChoice> =>
   fc.record({
     ref: fc.nat({ max: 31 }),
     prefixed: fc.boolean(),
-    filters: fc.option(fc.nat({ max: FILTERS.length - 1 }), { freq: shaped.filters }),
-    embed: fc.nat({ max: shaped.embed - 1 }).map((n) => n === 0),
+    filters: fc.tuple(fc.nat({ max: oneIn.filters - 1 }), fc.nat({ max: FILTERS.length - 1 })).map(([n, filter]) => (n === 0 ? filter : null)),
+    embed: fc.nat({ max: oneIn.embed - 1 }).map((n) => n === 0),
   });
 
 /** The string that holds the expression: the expression alone, or inside a longer text. */

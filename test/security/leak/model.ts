@@ -103,12 +103,15 @@ export const normalizeSearchValue = (value: string): string => value.normalize('
 /**
  * The strings whose windows (windows.ts) identify the data: each string (the data itself, or each string leaf of an
  * object or array) and its letters-and-digits form. Not the JSON text of an object: its windows across keys and
- * punctuation are the same for every object of that shape.
+ * punctuation are the same for every object of that shape. A string that is the JSON text of an object or array (a
+ * token made of another's fingerprint input, `{{ data | stringify }}`) counts by its leaves, as that object would.
  */
 export const secretSources = (data: unknown): string[] => {
   const out = new Set<string>();
   const walk = (value: unknown) => {
-    if (typeof value === 'string') {
+    const parsed = typeof value === 'string' ? jsonContainer(value) : undefined;
+    if (parsed !== undefined) walk(parsed);
+    else if (typeof value === 'string') {
       out.add(value);
       out.add(alnum(value));
     } else if (Array.isArray(value)) value.forEach(walk);
@@ -116,6 +119,16 @@ export const secretSources = (data: unknown): string[] => {
   };
   walk(data);
   return [...out].filter((text) => text.length >= WINDOW);
+};
+
+const jsonContainer = (text: string): unknown => {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 };
 
 /** The folded windows of every source of the data. */

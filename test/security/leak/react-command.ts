@@ -8,13 +8,12 @@
 // was the caller's own or revealed to it, `raw` is exactly what the code returns.
 import fc from 'fast-check';
 import { count, ran } from './branches';
-import type { Cmd } from './commands';
-import { EchoArgs, Encoding, ENCODINGS, expectedRaw, TokenizeSpec } from './echo-formula';
+import { EchoArgs, Encoding, ENCODINGS, expectedOutcome, TokenizeSpec } from './echo-formula';
 import { ExpressionChoice, expressionChoice, expressionText, rendered, TOKEN_NOT_FOUND } from './expressions';
 import { knowsPlaintext, learnFromRequest, type AppModel } from './knowledge';
 import { currentVersion, heldPermissions, Level, LEVEL, selectRule, SHOWING_PERMISSIONS, TOKEN_CONTAINERS, type TokenModel, type Transform } from './model';
 import { secretString } from './arbitraries';
-import { clip, viewsIn, World } from './world';
+import { type Cmd, clip, viewsIn, World } from './world';
 
 /** Which token an arg is for: by what the caller's token:read rule shows of it (with token:use), or one token:use misses. */
 export type UseTarget = 'read-reveal' | 'read-mask' | 'read-other' | 'no-use' | 'any';
@@ -38,9 +37,12 @@ export interface ReactChoice {
 
 const argChoice: fc.Arbitrary<ArgChoice> = fc.oneof(
   {
-    weight: 6,
+    weight: 8,
     arbitrary: fc
-      .tuple(expressionChoice({ filters: 6, embed: 6 }), fc.constantFrom<UseTarget>('read-reveal', 'read-mask', 'read-mask', 'read-other', 'no-use', 'any'))
+      .tuple(
+        expressionChoice({ filters: 6, embed: 6 }),
+        fc.constantFrom<UseTarget>('read-reveal', 'read-reveal', 'read-mask', 'read-mask', 'read-mask', 'read-other', 'read-other', 'no-use', 'any'),
+      )
       .map(([e, target]): ArgChoice => ({ ...e, kind: 'token', target })),
   },
   { weight: 1, arbitrary: secretString.map((text): ArgChoice => ({ kind: 'literal', text })) },
@@ -51,7 +53,7 @@ export const reactChoice: fc.Arbitrary<ReactChoice> = fc.record(
   {
     app: fc.nat({ max: 31 }),
     anyApp: fc.nat({ max: 9 }).map((n) => n === 0),
-    args: fc.array(argChoice, { minLength: 1, maxLength: 3 }),
+    args: fc.array(argChoice, { minLength: 1, maxLength: 2 }),
     encoding: fc.constantFrom(...ENCODINGS),
     via: fc.constantFrom<'direct' | 'echo'>('direct', 'direct', 'echo'),
     tokenize: fc.oneof(
@@ -99,7 +101,11 @@ export class ReactCommand implements Cmd {
   async run(w: World): Promise<void> {
     ran('react');
     w.beginStep();
-    const app = this.c.anyApp ? w.app(this.c.app) : w.appWhere(this.c.app, (a) => heldPermissions(a.spec).has('token:use'));
+    // An application holding token:use, and one for which some token fits the first arg, when there is one.
+    const first = this.c.args[0];
+    const callers = w.apps.filter((a) => heldPermissions(a.spec).has('token:use'));
+    const fitting = first.kind === 'token' ? callers.filter((a) => w.tokens.some((t) => fits(a, t, first.target))) : [];
+    const app = this.c.anyApp ? w.app(this.c.app) : fitting.length ? fitting[this.c.app % fitting.length] : w.appWhere(this.c.app, (a) => callers.includes(a));
     const args: Arg[] = this.c.args.map((choice, i) => {
       const name = `a${i}`;
       if (choice.kind === 'literal') return { name, choice, token: null, text: choice.text, value: choice.text };
@@ -148,6 +154,9 @@ export class ReactCommand implements Cmd {
       }
     } else if (failed.length) {
       w.expectStatus(reply, [400], `the filters fail on ${failed.map((a) => a.name).join(', ')}`);
+    } else if (this.c.encoding === 'thrown') {
+      w.expectStatus(reply, [422], 'the code throws');
+      if (reply.status === 422) await this.afterThrow(w, app, errors, args, used);
     } else if (this.c.tokenize && (uncreatable || raised)) {
       w.expectStatus(reply, [403], uncreatable ? 'no token:create rule covers where the result would be tokenized' : `the caller's rules would show the tokenized result more than its args' tokens (${cap})`);
       if (reply.status === 403) count('reactTokenize403');
@@ -174,8 +183,10 @@ export class ReactCommand implements Cmd {
     if (this.c.via === 'echo') count('reactEcho');
     if (reads.every((r) => r === 'reveal')) {
       // Nothing for the vault to replace: raw is what the code made of the values.
-      const expected = await expectedRaw({ encoding: this.c.encoding, via: this.c.via, values: Object.fromEntries(args.map((a) => [a.name, a.value])) } as EchoArgs);
-      if (JSON.stringify(answer.raw) !== JSON.stringify(expected)) w.mismatch('VIEW', `raw should be ${clip(JSON.stringify(expected))}, got ${clip(JSON.stringify(answer.raw))}`);
+      const expected = await expectedOutcome(this.echoArgs(args));
+      if (JSON.stringify(answer.raw) !== JSON.stringify('raw' in expected ? expected.raw : null)) {
+        w.mismatch('VIEW', `raw should be ${clip(JSON.stringify(expected))}, got ${clip(JSON.stringify(answer.raw))}`);
+      }
     }
     if (!this.c.tokenize) return;
     count('reactTokenize');
@@ -187,6 +198,21 @@ export class ReactCommand implements Cmd {
       // Made from data the caller's token:read rules showed at most as `cap`: never entitles it to more.
       if (cap !== null) token.caps.set(app.index, cap as Level);
     }
+  }
+
+  private echoArgs(args: readonly Arg[]): EchoArgs {
+    return { encoding: this.c.encoding, via: this.c.via, values: Object.fromEntries(args.map((a) => [a.name, a.value])) };
+  }
+
+  /** The code threw: where every value was the caller's own or revealed to it, errors.reactor is its message. */
+  private async afterThrow(w: World, app: AppModel, errors: Record<string, string[]>, args: readonly Arg[], used: readonly Arg[]) {
+    const reads = used.map((a) => readOf(app, a.token!));
+    if (reads.every((r) => r === 'reveal')) {
+      const expected = await expectedOutcome(this.echoArgs(args));
+      const message = 'thrown' in expected ? expected.thrown : '(no error)';
+      if (JSON.stringify(errors.reactor) !== JSON.stringify([message])) w.mismatch('VIEW', `errors.reactor should be [${JSON.stringify(message)}], got ${JSON.stringify(errors.reactor)}`);
+    }
+    if (used.some((a) => unknownTo(app, a.token!))) count('reactThrown');
   }
 
   toString(): string {

@@ -5,9 +5,8 @@
 import fc from 'fast-check';
 import { appArb } from './arbitraries';
 import { ran } from './branches';
-import type { Cmd } from './commands';
 import type { AppSpec } from './model';
-import { describeApp, World } from './world';
+import { type Cmd, describeApp, World } from './world';
 
 export interface RuleChangeChoice {
   app: number;

@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { anyCreate, CreateChoice, dedupeProbe, salted, secretString } from './arbitraries';
 import { count, ran } from './branches';
-import { Cmd, createBody } from './commands';
+import { createBody } from './create-command';
 import { learnFromRequest } from './knowledge';
 import { draftProblems, fingerprintInput, heldPermissions, selectRule, TokenModel, TokenType, TYPE_DEFAULTS } from './model';
-import { clip, World } from './world';
+import { type Cmd, clip, World } from './world';
 
 export type TokenizeForm = 'single' | 'array' | 'object' | 'leaves' | 'mixed';
 type Leaf = string | number | boolean;

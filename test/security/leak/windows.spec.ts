@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { formatSsn, luhnComplete, secretString } from './arbitraries';
-import { ENCODINGS, expectedRaw } from './echo-formula';
+import { ENCODINGS, expectedOutcome } from './echo-formula';
 import { secretWindows } from './model';
-import { findWindow, searchedTexts, type Response } from './windows';
+import { findWindow, maskWindowsOf, searchedTexts, type Response } from './windows';
 
 const CARD = luhnComplete('492938172635465');
 const SSN = '457-82-9163';
@@ -17,10 +17,16 @@ const answer = (raw: unknown, headers: Record<string, string> = {}): Response =>
   const body = { tokens: null, raw };
   return { text: JSON.stringify(body), body, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } };
 };
+/** A reactor's answer: its raw, or the 422 of code that threw. */
+const outcomeAnswer = (outcome: { raw: unknown } | { thrown: string }): Response => {
+  if ('raw' in outcome) return answer(outcome.raw);
+  const body = { type: 'https://httpstatuses.io/422', status: 422, detail: 'The reactor failed; errors.reactor says why.', errors: { reactor: [outcome.thrown] } };
+  return { text: JSON.stringify(body), body, headers: { 'content-type': 'application/problem+json' } };
+};
 const indexOf = (data: unknown) => new Map([...secretWindows(data)].map((w) => [w, 'data']));
 
 describe('the leak property finds a window of the data', () => {
-  describe.each(ENCODINGS)('in raw encoded %s', (encoding) => {
+  describe.each(ENCODINGS)('in a reactor answer encoded %s', (encoding) => {
     it.each<[string, unknown]>([
       ['a card number', CARD],
       ['an SSN', SSN],
@@ -28,8 +34,8 @@ describe('the leak property finds a window of the data', () => {
       ['an object', OBJECT],
     ])('%s, directly and through the echo destination', async (_label, data) => {
       for (const via of ['direct', 'echo'] as const) {
-        const raw = await expectedRaw({ encoding, via, values: { a0: data } });
-        expect(findWindow(searchedTexts(answer(raw)), indexOf(data))).not.toBeNull();
+        const outcome = await expectedOutcome({ encoding, via, values: { a0: data } });
+        expect(findWindow(searchedTexts(outcomeAnswer(outcome)), indexOf(data))).not.toBeNull();
       }
     });
   });
@@ -42,6 +48,21 @@ describe('the leak property finds a window of the data', () => {
   it('in upper case, and without delimiters', () => {
     expect(findWindow(searchedTexts(answer({ v: STRING.toUpperCase() })), indexOf(STRING))).not.toBeNull();
     expect(findWindow(searchedTexts(answer({ v: SSN.replace(/-/g, '') })), indexOf(SSN))).not.toBeNull();
+  });
+});
+
+describe("an evaluated mask's windows", () => {
+  const masked = '{"X":"XXXXXXXXXX","X":{"XXXXX":"XXXXXXXXwd","n":0}}';
+  const index = new Map(maskWindowsOf(masked).map((w) => [w, 'mask']));
+
+  it('are those within a value that show data', () => {
+    expect(maskWindowsOf(masked)).toEqual(['XXXXW', 'XXXWD']);
+    expect(maskWindowsOf('XXX-XX-6789')).toEqual(['-XX-6', 'XX-67', 'X-678', '-6789']);
+    expect(findWindow(searchedTexts(answer({ v: 'XXXXXXwd' })), index)).not.toBeNull();
+  });
+
+  it('are not found in JSON that shares their punctuation and key names', () => {
+    expect(findWindow(searchedTexts(answer({ status: 'verified', name: 'leak echo' })), index)).toBeNull();
   });
 });
 

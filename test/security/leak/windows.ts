@@ -27,9 +27,14 @@ export const windowsOf = (text: string): string[] => {
   return out;
 };
 
-/** A window of a mask shows something only when it holds a letter or digit of the data, not only X's and delimiters. */
-const SHOWS_DATA = /[A-WYZ0-9]/;
-export const maskWindowsOf = (masked: string): string[] => windowsOf(masked).filter((w) => SHOWS_DATA.test(w));
+/**
+ * A window of a mask shows something when it holds a letter or digit of the data, not only X's and delimiters. Only
+ * windows within a value count: one across an object mask's JSON (`d","n`) is mostly punctuation and key names, and
+ * its one character of data would be found in any text that happens to hold `","n`.
+ */
+const SHOWS_DATA = new RegExp(`[${fold(SECRET_LETTERS)}0-9]`);
+const WITHIN_A_VALUE = /^[A-Z0-9 ._-]+$/;
+export const maskWindowsOf = (masked: string): string[] => windowsOf(masked).filter((w) => WITHIN_A_VALUE.test(w) && SHOWS_DATA.test(w));
 
 const FINGERPRINT = /"fingerprint":"[1-9A-HJ-NP-Za-km-z]{30,60}"/g;
 const IGNORED_HEADERS = new Set(['content-length', 'etag']);

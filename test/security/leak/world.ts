@@ -1,6 +1,7 @@
 // One run of the leak property: a fresh tenant, its applications, the model of its tokens, and the checks every response
 // goes through. Two auditor applications (reveal on /, and no rules = mask on /) read each written token back, so the
 // model tracks the API's actual data and evaluated mask; their own responses are not checked (they may see everything).
+import type fc from 'fast-check';
 import type { Test } from 'supertest';
 import { createApplication, TestApp, createTenant } from '../../support/test-app';
 import { stats } from './branches';
@@ -42,6 +43,9 @@ export class LeakCheckFailure extends Error {
     this.name = `LeakCheckFailure[${kind}]`;
   }
 }
+
+/** A model-based command of the leak property: the world is both the model and the system under test. */
+export type Cmd = fc.AsyncCommand<World, World>;
 
 type TokenView = Record<string, unknown> & { id: string };
 
@@ -242,7 +246,7 @@ export class World {
       const { token, what } = found.what;
       this.fail(
         'LEAK',
-        `app${app.index} (entitled to ${LEVEL_NAME[levels.get(token.id) ?? 0]} on ${this.label(token)}) received "${found.window}" ` +
+        `${app.index < 0 ? 'the management key' : `app${app.index}`} (entitled to ${LEVEL_NAME[levels.get(token.id) ?? 0]} on ${this.label(token)}) received "${found.window}" ` +
           `(folded), a window of ${this.label(token)}'s ${what}, in …${found.context}…; whole response: ${clip(reply.text, 2000)}`,
       );
     }
