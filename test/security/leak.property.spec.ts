@@ -35,7 +35,7 @@
 // tokenized result shown more than its args) and 400s, and `raw` where every value was the caller's own or revealed.
 //
 // Size: the default run (npm test) runs FIXED_SEEDS.length × RUNS_PER_SEED cases from fixed seeds plus RANDOM_RUNS
-// from a random seed (printed), each of up to 20 commands on a fresh tenant with 2-4 generated private applications
+// from a random seed (printed), each of up to 30 commands on a fresh tenant with 2-4 generated private applications
 // and 1-4 initial tokens, and fails when a branch (test/security/leak/branches.ts) ran fewer than 5 times. It prints the
 // cases, commands, requests, time and branch counts. VAULT_LEAK_RUNS=<n> runs n cases of up to 40 commands from one
 // random seed instead; VAULT_LEAK_SEED=<seed> (with VAULT_LEAK_PATH=<path> from a failure's report) replays. Exploration
@@ -53,13 +53,13 @@ import { startEchoServer } from './leak/echo-formula';
 import { World } from './leak/world';
 
 const ALL = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete'];
-const FIXED_SEEDS = [20261127, 7, 424242, 1_000_003];
-const RUNS_PER_SEED = 45;
-const RANDOM_RUNS = 45;
+const FIXED_SEEDS = [20261127, 7, 424242, 1_000_003, 31337];
+const RUNS_PER_SEED = 50;
+const RANDOM_RUNS = 50;
 const LARGE = process.env.VAULT_LEAK_RUNS ? Number(process.env.VAULT_LEAK_RUNS) : undefined;
 const SEED = process.env.VAULT_LEAK_SEED ? Number(process.env.VAULT_LEAK_SEED) : undefined;
 const PATH = process.env.VAULT_LEAK_PATH || undefined;
-const MAX_COMMANDS = LARGE ? 40 : 20;
+const MAX_COMMANDS = LARGE ? 40 : 30;
 const EXCLUDE = new Set((process.env.VAULT_LEAK_EXCLUDE ?? '').split(',').filter(Boolean));
 /** The whole property's time budget, failures' shrinking included; past it, fast-check reports what it has. */
 const TIME_LIMIT_MS = LARGE ? 30 * 60_000 : 8 * 60_000;
