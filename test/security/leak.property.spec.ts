@@ -38,10 +38,10 @@
 // from a random seed (printed), each of up to 30 commands on a fresh tenant with 2-4 generated private applications
 // and 1-4 initial tokens, and fails when a branch (test/security/leak/branches.ts) ran fewer than 5 times. It prints the
 // cases, commands, requests, time and branch counts. VAULT_LEAK_RUNS=<n> runs n cases of up to 40 commands from one
-// random seed instead; VAULT_LEAK_SEED=<seed> (with VAULT_LEAK_PATH=<path> from a failure's report) replays. Exploration
-// only, never in CI: VAULT_LEAK_EXCLUDE=<features> (command-mix.ts FEATURES) leaves generator features out (to find
-// counterexamples other than a known one being fixed); VAULT_LEAK_INVARIANT_ONLY=1 fails a run on the leak invariant and
-// 5xx only, not on predicted statuses and answers.
+// random seed instead; VAULT_LEAK_SEED=<seed> (with VAULT_LEAK_PATH and VAULT_LEAK_REPLAY_PATH as a failure prints them)
+// replays. Exploration only, never in CI: VAULT_LEAK_EXCLUDE=<features> (command-mix.ts FEATURES) leaves generator
+// features out (to find counterexamples other than a known one being fixed); VAULT_LEAK_INVARIANT_ONLY=1 fails a run on
+// the leak invariant and 5xx only, not on predicted statuses and answers.
 import fc from 'fast-check';
 import type { LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
 import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
@@ -59,6 +59,7 @@ const RANDOM_RUNS = 50;
 const LARGE = process.env.VAULT_LEAK_RUNS ? Number(process.env.VAULT_LEAK_RUNS) : undefined;
 const SEED = process.env.VAULT_LEAK_SEED ? Number(process.env.VAULT_LEAK_SEED) : undefined;
 const PATH = process.env.VAULT_LEAK_PATH || undefined;
+const REPLAY_PATH = process.env.VAULT_LEAK_REPLAY_PATH || undefined;
 const MAX_COMMANDS = LARGE ? 40 : 30;
 const EXCLUDE = new Set((process.env.VAULT_LEAK_EXCLUDE ?? '').split(',').filter(Boolean));
 /** The whole property's time budget, failures' shrinking included; past it, fast-check reports what it has. */
@@ -257,7 +258,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
       const unknown = [...EXCLUDE].filter((feature) => !(FEATURES as readonly string[]).includes(feature));
       if (unknown.length) throw new Error(`VAULT_LEAK_EXCLUDE: unknown features ${unknown.join(', ')} (known: ${FEATURES.join(', ')})`);
       const started = Date.now();
-      const commandArb = commandsArb({ maxCommands: MAX_COMMANDS, exclude: EXCLUDE });
+      const commandArb = commandsArb({ maxCommands: MAX_COMMANDS, exclude: EXCLUDE, replayPath: REPLAY_PATH });
       let firstFailure: number | null = null;
       const property = fc.asyncProperty(appsArb, initialTokensArb, commandArb, async (apps, initialTokens, commands) => {
         // Past the shrink budget every further candidate passes at once, so fast-check reports the smallest so far.
@@ -289,7 +290,10 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
           `${JSON.stringify(stats.statuses)}\nbranches:\n${branchTable()}`;
         if (details.failed) {
           const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-          const replay = `replay: VAULT_LEAK_SEED=${details.seed} VAULT_LEAK_PATH=${details.counterexamplePath ?? ''}`;
+          const commandsPath = /replayPath="([^"]*)"/.exec(fc.stringify(details.counterexample))?.[1];
+          const replay =
+            `replay: VAULT_LEAK_SEED=${details.seed} VAULT_LEAK_PATH=${details.counterexamplePath ?? ''}` +
+            `${commandsPath ? ` VAULT_LEAK_REPLAY_PATH=${commandsPath}` : ''}${EXCLUDE.size ? ` VAULT_LEAK_EXCLUDE=${[...EXCLUDE].join(',')}` : ''}`;
           console.log(`${summary()}\n${replay}`);
           throw new Error(`${summary()}\n${replay}\n${fc.defaultReportMessage({ ...details, errorInstance: null } as typeof details)}\n\n${error}`);
         }

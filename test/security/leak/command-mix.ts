@@ -22,6 +22,8 @@ export const FEATURES = ['dedupe', 'derive', 'deriving-patch', 'move', 'react', 
 export interface CommandOptions {
   maxCommands: number;
   exclude: ReadonlySet<string>;
+  /** fast-check's replayPath of a failure's command sequence (printed with the counterexample). */
+  replayPath?: string;
 }
 
 /** The run's initial tokens, created by a seeder application before the commands run. */
@@ -34,7 +36,7 @@ export const seedTokens = async (w: World, choices: readonly CreateChoice[]): Pr
   for (const choice of choices) await w.seed(createBody(choice, w).body);
 };
 
-export const commandsArb = ({ maxCommands, exclude }: CommandOptions) => {
+export const commandsArb = ({ maxCommands, exclude, replayPath }: CommandOptions) => {
   const withoutDedupe = (c: CreateChoice): CreateChoice => ({
     ...c,
     dedupe: exclude.has('dedupe') ? false : c.dedupe,
@@ -71,5 +73,5 @@ export const commandsArb = ({ maxCommands, exclude }: CommandOptions) => {
     [1, ruleChange],
   ];
   const pool = weighted.flatMap(([weight, arbitrary]) => Array.from({ length: weight }, () => arbitrary));
-  return fc.commands(pool, { maxCommands, size: 'max' });
+  return fc.commands(pool, { maxCommands, size: 'max', ...(replayPath ? { replayPath } : {}) });
 };

@@ -3,7 +3,7 @@
 // Written from API.md, not from the production code: only the Liquid engine is shared, to evaluate expressions the way
 // the API does (search values, fingerprint inputs and validity predictions). Masks are read back from the API itself.
 import { LiquidExpressionEngine } from '@vault/adapters/expressions/liquid-expression-engine';
-import { alnum, WINDOW, windowsOf } from './windows';
+import { alnum, showsData, WINDOW, windowsOf } from './windows';
 
 export const engine = new LiquidExpressionEngine();
 
@@ -101,19 +101,19 @@ export const normalizeSearchValue = (value: string): string => value.normalize('
 // ---- secrets ----
 
 /**
- * The strings whose windows (windows.ts) identify the data: each string (the data itself, or each string leaf of an
- * object or array) and its letters-and-digits form. Not the JSON text of an object: its windows across keys and
- * punctuation are the same for every object of that shape. A string that is the JSON text of an object or array (a
- * token made of another's fingerprint input, `{{ data | stringify }}`) counts by its leaves, as that object would.
+ * The strings whose windows (windows.ts) identify the data: each run of letters, digits and dashes in the data's
+ * strings (the data itself, or each string leaf of an object or array), and its letters-and-digits form. Not what lies
+ * between runs: the quotes, colons and key names of an object's JSON text (or of a string holding one, such as a token
+ * made of another's fingerprint input) are the same for every object of that shape, and say nothing of the data.
  */
 export const secretSources = (data: unknown): string[] => {
   const out = new Set<string>();
   const walk = (value: unknown) => {
-    const parsed = typeof value === 'string' ? jsonContainer(value) : undefined;
-    if (parsed !== undefined) walk(parsed);
-    else if (typeof value === 'string') {
-      out.add(value);
-      out.add(alnum(value));
+    if (typeof value === 'string') {
+      for (const run of value.match(/[A-Za-z0-9-]+/g) ?? []) {
+        out.add(run);
+        out.add(alnum(run));
+      }
     } else if (Array.isArray(value)) value.forEach(walk);
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
   };
@@ -121,18 +121,8 @@ export const secretSources = (data: unknown): string[] => {
   return [...out].filter((text) => text.length >= WINDOW);
 };
 
-const jsonContainer = (text: string): unknown => {
-  if (!/^\s*[[{]/.test(text)) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed !== null && typeof parsed === 'object' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/** The folded windows of every source of the data. */
-export const secretWindows = (data: unknown): Set<string> => new Set(secretSources(data).flatMap(windowsOf));
+/** The folded windows of every source of the data that hold a letter or digit of generated data (not a key name). */
+export const secretWindows = (data: unknown): Set<string> => new Set(secretSources(data).flatMap(windowsOf).filter(showsData));
 
 // ---- expressions (evaluated with the API's Liquid engine) ----
 

@@ -34,7 +34,10 @@ export const windowsOf = (text: string): string[] => {
  */
 const SHOWS_DATA = new RegExp(`[${fold(SECRET_LETTERS)}0-9]`);
 const WITHIN_A_VALUE = /^[A-Z0-9 ._-]+$/;
-export const maskWindowsOf = (masked: string): string[] => windowsOf(masked).filter((w) => WITHIN_A_VALUE.test(w) && SHOWS_DATA.test(w));
+export const maskWindowsOf = (masked: string): string[] => windowsOf(masked).filter((w) => WITHIN_A_VALUE.test(w) && showsData(w));
+
+/** Whether a folded window holds a letter or digit that generated data may have (key names and words have none). */
+export const showsData = (w: string): boolean => SHOWS_DATA.test(w);
 
 const FINGERPRINT = /"fingerprint":"[1-9A-HJ-NP-Za-km-z]{30,60}"/g;
 const IGNORED_HEADERS = new Set(['content-length', 'etag']);
