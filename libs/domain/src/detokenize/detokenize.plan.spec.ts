@@ -94,7 +94,7 @@ describe('one 400 for every bad expression, before any token is read', () => {
   it('with an engine, names each path whose filters the engine does not know', () => {
     const errors = errorsOf({ ok: `{{ ${ID} | upcase }}`, bad: `{{ ${ID} | nope }}` });
     expect(errors).toEqual({
-      bad: ['The filters of a detokenization expression do not parse: undefined filter: nope, line:1, col:1'],
+      bad: ['The filters of a detokenization expression do not parse: an unknown filter (line 1, column 1).'],
     });
   });
 

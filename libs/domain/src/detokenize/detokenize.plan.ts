@@ -1,5 +1,6 @@
 // POST /detokenize (API.md "Tokenize and detokenize"): the detokenization expressions a body holds, and how their
 // values go back in. Also step 2 of a reactor invocation, on its `args`.
+import { describeParseProblem } from '../token/token-fields.validate';
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject } from '../shared/json-shape';
 import type { ExpressionEngine } from '../token/expression-engine.port';
@@ -149,7 +150,8 @@ const checkFilters = (expressions: readonly DetokenizeExpression[], engine: Expr
   const problems = new FieldErrorCollector();
   for (const { path, filters } of expressions) {
     const problem = filters === null ? null : engine.validate(filterExpression(filters));
-    if (problem !== null) problems.add(path, `The filters of a detokenization expression do not parse: ${problem}`);
+    // The problem's kind and position only: Liquid's own message quotes what the caller wrote.
+    if (problem !== null) problems.add(path, `The filters of a detokenization expression do not parse: ${describeParseProblem(problem)}`);
   }
   problems.throwIfAny();
 };
