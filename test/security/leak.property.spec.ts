@@ -286,7 +286,8 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
         done.push(`seed ${run.seed}: ${details.numRuns} cases`);
         const summary = () =>
           `leak property: ${done.join(', ')}; ${stats.cases} executions, ${stats.commands} commands, ${stats.requests} checked ` +
-          `requests + ${stats.auditorRequests} auditor reads, ${((Date.now() - started) / 1000).toFixed(1)} s, statuses ` +
+          `requests + ${stats.auditorRequests} auditor reads, ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
+          `${stats.ignoredMismatches ? `${stats.ignoredMismatches} status/answer mismatches ignored, ` : ''}statuses ` +
           `${JSON.stringify(stats.statuses)}\nbranches:\n${branchTable()}`;
         if (details.failed) {
           const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);

@@ -1,7 +1,7 @@
 // The command sequences of the leak property: how often each request kind is generated, the run's initial tokens,
 // and which generator features an exploration run may leave out.
 import fc from 'fast-check';
-import { anyCreate, CreateChoice, createChoice, patchChoice, queryChoice } from './arbitraries';
+import { anyCreate, CreateChoice, createChoice, patchChoice, queryChoice } from './token-choices';
 import { DeleteCommand, GetCommand, PatchCommand, SearchCommand } from './commands';
 import { CreateCommand, createBody } from './create-command';
 import { DetokenizeCommand, detokenizeChoice } from './detokenize-command';

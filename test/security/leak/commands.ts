@@ -1,14 +1,7 @@
 // The model-based commands on existing tokens: each sends one request as one of the generated applications, checks
 // the response against the invariant (World.checkLeaks) and the statuses the model can predict, then updates the model.
-import {
-  dataFor,
-  FINGERPRINTS,
-  MASKS,
-  pick,
-  PatchChoice,
-  QueryChoice,
-  SEARCH_INDEXES,
-} from './arbitraries';
+import { dataFor, FINGERPRINTS, MASKS, pick, SEARCH_INDEXES } from './arbitraries';
+import { PatchChoice, QueryChoice } from './token-choices';
 import { count, ran } from './branches';
 import { firstLeaf } from './create-command';
 import { learnFromRequest } from './knowledge';
@@ -26,7 +19,8 @@ import {
   TYPE_DEFAULTS,
 } from './model';
 import { alnum } from './windows';
-import { type Cmd, viewsIn, World } from './world';
+import { viewsIn } from './invariant';
+import { type Cmd, World } from './world';
 
 const json = (value: unknown) => JSON.stringify(value);
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));

@@ -1,17 +1,8 @@
 // POST /tokens as a generated application: random data, expressions and containers, data derived from an existing
 // token, and deduplication probes. The model predicts deduplication (only to a token a token:create rule of the caller
 // covers; otherwise the existing token does not exist for it and a new one is created) and each answer's view.
-import {
-  CreateChoice,
-  dataFor,
-  FINGERPRINTS,
-  formatEin,
-  formatSsn,
-  luhnComplete,
-  MASKS,
-  pick,
-  SEARCH_INDEXES,
-} from './arbitraries';
+import { dataFor, FINGERPRINTS, formatEin, formatSsn, luhnComplete, MASKS, pick, SEARCH_INDEXES } from './arbitraries';
+import { CreateChoice } from './token-choices';
 import { count, ran } from './branches';
 import { learnFromRequest } from './knowledge';
 import {

@@ -13,7 +13,8 @@ import { ExpressionChoice, expressionChoice, expressionText, rendered, TOKEN_NOT
 import { knowsPlaintext, learnFromRequest, type AppModel } from './knowledge';
 import { currentVersion, heldPermissions, Level, LEVEL, selectRule, SHOWING_PERMISSIONS, TOKEN_CONTAINERS, type TokenModel, type Transform } from './model';
 import { secretString } from './arbitraries';
-import { type Cmd, clip, viewsIn, World } from './world';
+import { viewsIn } from './invariant';
+import { type Cmd, clip, World } from './world';
 
 /** Which token an arg is for: by what the caller's token:read rule shows of it (with token:use), or one token:use misses. */
 export type UseTarget = 'read-reveal' | 'read-mask' | 'read-other' | 'no-use' | 'any';

@@ -4,7 +4,8 @@
 // token:create rules covers (else, or without deduplicate_token, a new token; an earlier request of the same body
 // counts as existing), every token is shown by the caller's token:create rule, and one uncovered request refuses all.
 import fc from 'fast-check';
-import { anyCreate, CreateChoice, dedupeProbe, salted, secretString } from './arbitraries';
+import { salted, secretString } from './arbitraries';
+import { anyCreate, CreateChoice, dedupeProbe } from './token-choices';
 import { count, ran } from './branches';
 import { createBody } from './create-command';
 import { learnFromRequest } from './knowledge';

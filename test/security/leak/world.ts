@@ -6,14 +6,13 @@ import type { Test } from 'supertest';
 import { createApplication, TestApp, createTenant } from '../../support/test-app';
 import { stats } from './branches';
 import { ECHO_FORMULA } from './echo-formula';
-import { AppModel, accrue, currentLevel, knowsPlaintext, knowsShown, knowsWindow, newAppModel } from './knowledge';
+import { leakIn } from './invariant';
+import { AppModel, accrue, currentLevel, newAppModel } from './knowledge';
 import {
   AppSpec,
   currentVersion,
   fingerprintInput,
   Level,
-  LEVEL,
-  LEVEL_NAME,
   newVersion,
   RuleSpec,
   searchValues,
@@ -21,7 +20,6 @@ import {
   TokenModel,
   TokenType,
 } from './model';
-import { findWindow, maskWindowsOf, searchedTexts } from './windows';
 
 /** VAULT_LEAK_INVARIANT_ONLY=1: only the leak invariant (and no 5xx) fails a run; predicted statuses and views do not. */
 export const INVARIANT_ONLY = !!process.env.VAULT_LEAK_INVARIANT_ONLY;
@@ -46,19 +44,6 @@ export class LeakCheckFailure extends Error {
 
 /** A model-based command of the leak property: the world is both the model and the system under test. */
 export type Cmd = fc.AsyncCommand<World, World>;
-
-type TokenView = Record<string, unknown> & { id: string };
-
-/** The token views in a response, wherever they sit (a token, a search page, a tokenize answer, a reactor's tokens). */
-export const viewsIn = (body: unknown, out: TokenView[] = []): TokenView[] => {
-  if (Array.isArray(body)) body.forEach((item) => viewsIn(item, out));
-  else if (body && typeof body === 'object') {
-    const object = body as Record<string, unknown>;
-    if (typeof object.id === 'string' && Array.isArray(object.containers) && typeof object.type === 'string') out.push(object as TokenView);
-    else Object.values(object).forEach((value) => viewsIn(value, out));
-  }
-  return out;
-};
 
 export const clip = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text);
 const describeRule = (r: RuleSpec) => `{p${r.priority} ${r.container} ${r.transform} [${r.permissions.map((p) => p.slice(6)).join(',')}]}`;
@@ -224,50 +209,12 @@ export class World {
   }
 
   /**
-   * The invariant. `levels` are the caller's entitlements before the request; `supplied` are tokens whose new data the
-   * caller sent in this very request (their views may show that data, or anything derived from it).
+   * The invariant (invariant.ts). `levels` are the caller's entitlements before the request; `supplied` are tokens whose
+   * new data the caller sent in this very request.
    */
   checkLeaks(app: AppModel, reply: Reply, levels: Map<string, Level>, supplied: ReadonlySet<string> = new Set()): void {
-    const index = new Map<string, { token: TokenModel; what: string }>();
-    for (const token of this.tokens) {
-      token.versions.forEach((version, v) => {
-        // Data the caller knows (it sent it, or was entitled to see it) yields nothing new, whatever is derived from it.
-        if (knowsPlaintext(app, version)) return;
-        for (const w of version.windows) if (!knowsWindow(app, w)) index.set(w, { token, what: `data (version ${v})` });
-        for (const masked of version.masks) {
-          for (const w of maskWindowsOf(masked)) {
-            if (!index.has(w) && !knowsWindow(app, w)) index.set(w, { token, what: `evaluated mask ${JSON.stringify(masked)} (version ${v})` });
-          }
-        }
-      });
-    }
-    const found = findWindow(searchedTexts(reply), index);
-    if (found) {
-      const { token, what } = found.what;
-      this.fail(
-        'LEAK',
-        `${app.index < 0 ? 'the management key' : `app${app.index}`} (entitled to ${LEVEL_NAME[levels.get(token.id) ?? 0]} on ${this.label(token)}) received "${found.window}" ` +
-          `(folded), a window of ${this.label(token)}'s ${what}, in …${found.context}…; whole response: ${clip(reply.text, 2000)}`,
-      );
-    }
-    for (const view of viewsIn(reply.body)) {
-      const token = this.byId(view.id);
-      if (!token || !('data' in view) || supplied.has(token.id)) continue;
-      const level = levels.get(token.id) ?? 0;
-      const shown = typeof view.data === 'string' ? view.data : JSON.stringify(view.data);
-      const allowed =
-        level === LEVEL.reveal ||
-        currentVersion(token).suppliedBy.has(app.index) ||
-        (level >= LEVEL.mask && view.data === token.masked && !token.maskTainted) ||
-        knowsShown(app, shown);
-      if (!allowed) {
-        this.fail(
-          'LEAK',
-          `app${app.index} is entitled to ${LEVEL_NAME[level]} on ${this.label(token)} but the response shows its data as ` +
-            `${clip(shown, 300)} (evaluated mask: ${JSON.stringify(token.masked)}): ${clip(reply.text, 2000)}`,
-        );
-      }
-    }
+    const leak = leakIn(this.tokens, app, reply, levels, supplied);
+    if (leak) this.fail('LEAK', leak);
   }
 
   /** A predicted status, search result or view that did not come: a failure, unless only the invariant is checked. */
