@@ -288,7 +288,8 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
           `leak property: ${done.join(', ')}; ${stats.cases} executions, ${stats.commands} commands, ${stats.requests} checked ` +
           `requests + ${stats.auditorRequests} auditor reads, ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
           `${stats.ignoredMismatches ? `${stats.ignoredMismatches} status/answer mismatches ignored, ` : ''}statuses ` +
-          `${JSON.stringify(stats.statuses)}\nbranches:\n${branchTable()}`;
+          `${JSON.stringify(stats.statuses)}\nbranches:\n${branchTable()}` +
+          (stats.ignoredSamples.size ? `\nignored mismatches, for instance:\n${[...stats.ignoredSamples].join('\n')}` : '');
         if (details.failed) {
           const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
           const commandsPath = /replayPath="([^"]*)"/.exec(fc.stringify(details.counterexample))?.[1];

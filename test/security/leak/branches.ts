@@ -35,6 +35,7 @@ export const BRANCHES = {
   reactMissing400: 'react with an expression of a token missing or not covered by token:use (400)',
   reactTokenize: 'react whose result is tokenized',
   reactTokenizeIdOnly: 'react whose result is tokenized from tokens the caller does not reveal (id-only views)',
+  reactTokenizeAsApplication: 'react whose result is tokenized as the reactor\'s own (revealing) application',
   reactTokenize403: 'react whose result would become a token the caller\'s rules show more than its args\' tokens (403)',
 } as const;
 
@@ -47,8 +48,9 @@ export const stats = {
   auditorRequests: 0,
   statuses: {} as Record<string, number>,
   branches: Object.fromEntries(Object.keys(BRANCHES).map((b) => [b, 0])) as Record<Branch, number>,
-  /** Status/view mismatches let through when VAULT_LEAK_INVARIANT_ONLY is set (exploration only). */
+  /** Status/view mismatches let through when VAULT_LEAK_INVARIANT_ONLY is set (exploration only), and a few of them. */
   ignoredMismatches: 0,
+  ignoredSamples: new Set<string>(),
 };
 
 export const count = (branch: Branch): void => {
@@ -67,9 +69,9 @@ export const FEATURE_BRANCHES: Record<string, readonly Branch[]> = {
   derive: ['dedupeCovered', 'dedupeHidden', 'tokenizeDedupeCovered', 'tokenizeDedupeHidden'],
   'deriving-patch': ['rederive403'],
   move: ['move403'],
-  react: ['react', 'reactRevealed', 'reactMasked', 'reactUnread', 'reactEcho', 'reactThrown', 'reactShaping403', 'reactMissing400', 'reactTokenize', 'reactTokenizeIdOnly', 'reactTokenize403'],
+  react: ['react', 'reactRevealed', 'reactMasked', 'reactUnread', 'reactEcho', 'reactThrown', 'reactShaping403', 'reactMissing400', 'reactTokenize', 'reactTokenizeIdOnly', 'reactTokenizeAsApplication', 'reactTokenize403'],
   'react-unrevealed': ['reactMasked', 'reactUnread', 'reactShaping403', 'reactTokenizeIdOnly', 'reactTokenize403'],
-  'react-tokenize': ['reactTokenize', 'reactTokenizeIdOnly', 'reactTokenize403'],
+  'react-tokenize': ['reactTokenize', 'reactTokenizeIdOnly', 'reactTokenizeAsApplication', 'reactTokenize403'],
 };
 
 /** The branches that ran fewer than MIN_PER_BRANCH times, with what they mean (less those `excluded` features reach). */

@@ -14,7 +14,7 @@ import { knowsPlaintext, learnFromRequest, type AppModel } from './knowledge';
 import { currentVersion, heldPermissions, Level, LEVEL, selectRule, SHOWING_PERMISSIONS, TOKEN_CONTAINERS, type TokenModel, type Transform } from './model';
 import { secretString } from './arbitraries';
 import { viewsIn } from './invariant';
-import { type Cmd, clip, World } from './world';
+import { type Cmd, clip, REACTOR_APPLICATION, World } from './world';
 
 /** Which token an arg is for: by what the caller's token:read rule shows of it (with token:use), or one token:use misses. */
 export type UseTarget = 'read-reveal' | 'read-mask' | 'read-other' | 'no-use' | 'any';
@@ -31,6 +31,8 @@ export interface ReactChoice {
   encoding: Encoding;
   via: 'direct' | 'echo';
   tokenize?: TokenizeSpec;
+  /** The reactor invoked: `application` tokenizes the result as its own application (world.ts REACTOR_APPLICATION). */
+  reactor: 'own' | 'application';
   unknownId: string;
   /** Exploration only: an arg for which no token the caller's token:read rule reveals exists becomes a literal. */
   onlyRevealed?: boolean;
@@ -61,9 +63,10 @@ export const reactChoice: fc.Arbitrary<ReactChoice> = fc.record(
       fc.constantFrom(...TOKEN_CONTAINERS).map((container): TokenizeSpec => ({ as: 'requests', container })),
       fc.constant<TokenizeSpec>({ as: 'leaves' }),
     ),
+    reactor: fc.constantFrom<'own' | 'application'>('own', 'own', 'application'),
     unknownId: fc.uuid({ version: 4 }),
   },
-  { requiredKeys: ['app', 'anyApp', 'args', 'encoding', 'via', 'unknownId'] },
+  { requiredKeys: ['app', 'anyApp', 'args', 'encoding', 'via', 'reactor', 'unknownId'] },
 );
 
 const RANK: Record<Transform | 'none', Level> = LEVEL;
@@ -129,12 +132,15 @@ export class ReactCommand implements Cmd {
     const failed = used.filter((a) => a.value instanceof Error);
     const cap = used.length ? Math.min(...used.map((a) => RANK[readOf(app, a.token!)])) : null;
     const requests = this.tokenizeContainers(args);
-    const uncreatable = requests.some((containers) => !selectRule(app.spec, containers, 'token:create'));
+    // The tokenizing application's token:create rules decide where the result may go; the invoking caller's rules, what
+    // it may be shown.
+    const tokenizer = this.c.reactor === 'application' ? REACTOR_APPLICATION : app.spec;
+    const uncreatable = requests.some((containers) => !selectRule(tokenizer, containers, 'token:create'));
     const raised =
       cap !== null &&
       requests.some((containers) => SHOWING_PERMISSIONS.some((p) => RANK[selectRule(app.spec, containers, p)?.transform ?? 'none'] > cap));
 
-    const reactor = await w.reactorId();
+    const reactor = await w.reactorId(this.c.reactor);
     const body = { args: { encoding: this.c.encoding, via: this.c.via, values: Object.fromEntries(args.map((a) => [a.name, a.text])), ...(this.c.tokenize ? { tokenize: this.c.tokenize } : {}) } };
     const levels = w.levelsOf(app);
     learnFromRequest(app, body);
@@ -193,6 +199,7 @@ export class ReactCommand implements Cmd {
     count('reactTokenize');
     const idOnly = cap !== null && cap < LEVEL.reveal;
     if (idOnly) count('reactTokenizeIdOnly');
+    if (this.c.reactor === 'application') count('reactTokenizeAsApplication');
     for (const view of viewsIn(answer.tokens)) {
       if (w.byId(view.id)) continue;
       const token = await w.sync(view.id, cap === null ? [app.index] : [], idOnly);
@@ -220,7 +227,7 @@ export class ReactCommand implements Cmd {
     const args = this.c.args.map((a) =>
       a.kind === 'token' ? `${a.target}@${a.ref}${a.filters === null ? '' : `|f${a.filters}`}${a.embed ? ' embedded' : ''}` : a.kind,
     );
-    const tokenize = this.c.tokenize ? ` tokenize=${this.c.tokenize.as === 'leaves' ? 'leaves' : this.c.tokenize.container}` : '';
+    const tokenize = this.c.tokenize ? ` tokenize=${this.c.tokenize.as === 'leaves' ? 'leaves' : this.c.tokenize.container} as ${this.c.reactor}` : '';
     return `react(app${this.c.app}${this.c.anyApp ? ' any' : ''} ${this.c.encoding} ${this.c.via} [${args.join(', ')}]${tokenize})`;
   }
 }

@@ -50,6 +50,12 @@ const describeRule = (r: RuleSpec) => `{p${r.priority} ${r.container} ${r.transf
 export const describeApp = (spec: AppSpec) =>
   spec.rules.length ? `rules ${spec.rules.map(describeRule).join(' ')}` : `no rules, permissions [${spec.permissions.map((p) => p.slice(6)).join(',')}] (mask on /)`;
 
+/** The rules of the application a reactor may tokenize its result as: create and reveal everywhere. */
+export const REACTOR_APPLICATION: AppSpec = {
+  permissions: ['token:create', 'token:read'],
+  rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:read'] }],
+};
+
 /** The management key's view: it holds no token permission, so no token data is news it may get. */
 const MANAGEMENT = newAppModel(-1, { permissions: [], rules: [] }, 'management', '');
 
@@ -65,7 +71,8 @@ export class World {
   readonly trace: string[] = [];
   private step = 0;
   private salts = 0;
-  private reactor: string | null = null;
+  private formula: string | null = null;
+  private readonly reactors = new Map<'own' | 'application', string>();
 
   private constructor(
     private readonly test: TestApp,
@@ -183,16 +190,31 @@ export class World {
     return reply;
   }
 
-  /** The run's reactor (the echo formula, created on first use): its code does what `args` says (echo-formula.ts). */
-  async reactorId(): Promise<string> {
-    if (this.reactor) return this.reactor;
-    const formula = await this.manage('POST', '/reactor-formulas', { name: 'leak echo', type: 'private', ...ECHO_FORMULA });
-    if (formula.status !== 201) this.fail('MODEL', `the echo formula was refused: ${formula.status} ${clip(formula.text)}`);
-    const formulaId = (formula.body as { id: string }).id;
-    const reactor = await this.manage('POST', '/reactors', { name: 'leak echo', formula: { id: formulaId }, configuration: { echo_url: this.options.echoUrl } });
+  /**
+   * The run's reactors of the echo formula (echo-formula.ts), created on first use: `own` tokenizes its result as the
+   * caller; `application` as an application of its own that may create and reveal everywhere (REACTOR_APPLICATION), so
+   * only the cap on what the invoking caller is shown stands between the caller and the data its args used.
+   */
+  async reactorId(kind: 'own' | 'application'): Promise<string> {
+    const known = this.reactors.get(kind);
+    if (known) return known;
+    if (!this.formula) {
+      const formula = await this.manage('POST', '/reactor-formulas', { name: 'leak echo', type: 'private', ...ECHO_FORMULA });
+      if (formula.status !== 201) this.fail('MODEL', `the echo formula was refused: ${formula.status} ${clip(formula.text)}`);
+      this.formula = (formula.body as { id: string }).id;
+    }
+    let application: { id: string } | undefined;
+    if (kind === 'application') {
+      const created = await this.manage('POST', '/applications', { name: 'reactor application', type: 'private', ...REACTOR_APPLICATION });
+      if (created.status !== 201) this.fail('MODEL', `the reactor's application was refused: ${created.status} ${clip(created.text)}`);
+      application = { id: (created.body as { id: string }).id };
+    }
+    const body = { name: `leak echo ${kind}`, formula: { id: this.formula }, configuration: { echo_url: this.options.echoUrl }, ...(application ? { application } : {}) };
+    const reactor = await this.manage('POST', '/reactors', body);
     if (reactor.status !== 201) this.fail('MODEL', `the echo reactor was refused: ${reactor.status} ${clip(reactor.text)}`);
-    this.reactor = (reactor.body as { id: string }).id;
-    return this.reactor;
+    const id = (reactor.body as { id: string }).id;
+    this.reactors.set(kind, id);
+    return id;
   }
 
   private shortPath(path: string): string {
@@ -221,6 +243,7 @@ export class World {
   mismatch(kind: 'STATUS' | 'VIEW', message: string): void {
     if (INVARIANT_ONLY) {
       stats.ignoredMismatches++;
+      if (stats.ignoredSamples.size < 10) stats.ignoredSamples.add(`${kind}: ${clip(message.replace(/\s+/g, ' '), 240)}`);
       this.trace.push(`   (ignored ${kind}: ${clip(message, 300)})`);
       return;
     }
