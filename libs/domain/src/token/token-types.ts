@@ -85,7 +85,7 @@ const checkJsonData = (data: unknown): string | null => {
       length += 1 + value.length;
       if (length > MAX_TOKEN_DATA_LENGTH) return TOO_LARGE;
       for (const item of value) pending.push({ value: item, depth: depth + 1 });
-    } else if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    } else if (typeof value === 'object' && isPlainRecord(value)) {
       const keys = Object.keys(value);
       length += 1 + keys.length;
       if (length > MAX_TOKEN_DATA_LENGTH) return TOO_LARGE;
@@ -153,3 +153,14 @@ export const tokenTypeRules = (type: TokenType): TokenTypeRules => RULES[type];
 
 /** The types `data:` search terms apply to; search adds `type IN (…)` with these to every data term. */
 export const DATA_SEARCH_TOKEN_TYPES: readonly TokenType[] = TOKEN_TYPES.filter((type) => RULES[type].dataSearchable);
+
+/**
+ * A JSON object: a plain one, or one without a prototype. Plain in any realm: what arrives over a child process's IPC
+ * channel was parsed by Node's own JSON.parse, whose Object.prototype is not the one of code run in a vm context (Jest).
+ */
+const isPlainRecord = (value: object): boolean => {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === null || prototype === Object.prototype || (Object.getPrototypeOf(prototype) === null && toString.call(value) === '[object Object]' && typeof prototype.hasOwnProperty === 'function' && prototype.constructor?.name === 'Object');
+};
+
+const toString = Object.prototype.toString;
