@@ -4,10 +4,10 @@
 //
 // Generated letters come from SECRET_LETTERS only: no vowel, nothing of `x` (the masks' letter), of the data's own
 // object keys (`k`, `j`, `ssn`, `inner`, `n`) or of `true`, `false` and `null`, so a window of generated data never
-// spells a word, a field name or a fixed text of the API. Before matching, what is random by construction and cannot
-// carry data is taken out: UUIDs, ISO timestamps, base58 fingerprints, and the Content-Length and ETag headers (numbers
-// and hashes of the body, which is checked itself). What is left of the 5-digit windows of card numbers and SSNs can
-// then only come from token data.
+// spells a word, a field name or a fixed text of the API, and a window counts only when it holds one of those letters
+// or a digit (showsData). Before matching, what is random by construction and cannot carry data is taken out: UUIDs,
+// ISO timestamps, base58 fingerprints, and the Content-Length and ETag headers (numbers and hashes of the body, which
+// is checked itself). What is left of the 5-digit windows of card numbers and SSNs can then only come from token data.
 import { withoutIdsAndTimes } from '../../support/random-parts';
 
 export const WINDOW = 5;
