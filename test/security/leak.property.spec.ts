@@ -103,7 +103,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
   const fullApp = (mgmt: string) =>
     app(mgmt, 'full', { permissions: ALL, rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ALL }] });
 
-  describe("the issue's reproductions", () => {
+  describe('reproductions of leaks that reviews found', () => {
     it('1. deduplication never returns a token that no token:create rule of the caller covers', async () => {
       const mgmt = await newTenant();
       const full = await fullApp(mgmt);

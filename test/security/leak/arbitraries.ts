@@ -35,7 +35,7 @@ const ruledApp: fc.Arbitrary<AppSpec> = fc
 /** Permissions and no rules: one mask rule on `/`. */
 const rulelessApp: fc.Arbitrary<AppSpec> = permissionSubset().map((permissions) => ({ permissions, rules: [] }));
 
-/** A rule on `/` with every permission (the shape of the issue's "full" app), under a random transform. */
+/** A rule on `/` with every permission (the shape of the reproductions' "full" app), under a random transform. */
 const broadApp: fc.Arbitrary<AppSpec> = transform.map((t) => ({
   permissions: [...TOKEN_PERMISSIONS],
   rules: [{ priority: 5, container: '/', transform: t, permissions: [...TOKEN_PERMISSIONS] }],

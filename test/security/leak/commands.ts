@@ -118,7 +118,7 @@ export class PatchCommand implements Cmd {
       if (hasData || (changed.includes('mask') && updateRule?.transform === 'reveal')) token.maskTainted = false;
       else if (changed.includes('mask')) token.maskTainted = true;
       if (!hasData && !sameSet(before, token.containers)) {
-        // The caller's own move without data never entitles it to more than before (API.md "What a write may reveal").
+        // The caller's own move without data never entitles it to more than before (what a write may reveal).
         const was = Math.min(token.caps.get(app.index) ?? 3, levelFor(app.spec, before));
         token.caps.clear();
         token.caps.set(app.index, Math.min(was, levelFor(app.spec, token.containers)) as 0 | 1 | 2 | 3);

@@ -1,7 +1,7 @@
-// The leak property's model (API.md "Authentication and applications", "What a write may reveal", "Tokens", "Token
-// search"): which rule applies, what a caller is entitled to see of a token, what it knows, and what must never reach it.
-// Written from API.md, not from the production code: only the Liquid engine is shared, to evaluate expressions the way
-// the API does (search values, fingerprint inputs and validity predictions). Masks are read back from the API itself.
+// The leak property's model (applications and their access rules, what a write may reveal, token types, token
+// search): which rule applies, what a caller is entitled to see of a token, what it knows, and what must never reach it.
+// Written from the contract, not from the production code: only the Liquid engine is shared, to evaluate expressions
+// the way the API does (search values, fingerprint inputs and validity predictions). Masks are read back from the API.
 import { LiquidExpressionEngine } from '@vault/adapters/expressions/liquid-expression-engine';
 import { alnum, showsData, WINDOW, windowsOf } from './windows';
 
@@ -13,7 +13,7 @@ export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
 export const SHOWING_PERMISSIONS: readonly TokenPermission[] = ['token:create', 'token:read', 'token:update', 'token:search'];
 
 export type Transform = 'reveal' | 'mask' | 'redact';
-/** API.md order: reveal > mask > redact > no rule. */
+/** The contract's order: reveal > mask > redact > no rule. */
 export type Level = 0 | 1 | 2 | 3;
 export const LEVEL: Record<Transform | 'none', Level> = { none: 0, redact: 1, mask: 2, reveal: 3 };
 export const LEVEL_NAME = ['none', 'redact', 'mask', 'reveal'] as const;
@@ -44,7 +44,7 @@ export const effectiveRules = (app: AppSpec): RuleSpec[] => {
 export const heldPermissions = (app: AppSpec): Set<TokenPermission> =>
   new Set<TokenPermission>([...app.permissions, ...app.rules.flatMap((rule) => rule.permissions)]);
 
-/** API.md: rules in ascending priority; the first whose container is a path prefix of one of the token's AND grants it. */
+/** Rules in ascending priority; the first whose container is a path prefix of one of the token's AND grants it. */
 export const selectRule = (app: AppSpec, containers: readonly string[], permission: TokenPermission): RuleSpec | null =>
   effectiveRules(app).find(
     (rule) => rule.permissions.includes(permission) && containers.some((container) => container.startsWith(rule.container)),
@@ -72,7 +72,7 @@ export const levelFor = (
 export const raisedPermissions = (app: AppSpec, before: readonly string[], after: readonly string[]): TokenPermission[] =>
   TOKEN_PERMISSIONS.filter((p) => levelOf(selectRule(app, after, p)) > levelOf(selectRule(app, before, p)));
 
-// ---- token types (API.md "Tokens") ----
+// ---- token types ----
 
 export const TOKEN_TYPES = ['token', 'card_number', 'social_security_number', 'employer_id_number'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
@@ -92,7 +92,7 @@ export const TYPE_DEFAULTS: Record<
   employer_id_number: { container: '/pii/high/', ...DIGIT_DEFAULTS },
 };
 
-/** API.md: `data:` terms only ever match these types. */
+/** `data:` terms only ever match these types. */
 export const DATA_SEARCHABLE: readonly TokenType[] = ['token', 'social_security_number', 'employer_id_number'];
 
 export const serialize = (type: TokenType, data: unknown): string => (type === 'token' ? JSON.stringify(data) : String(data));
@@ -134,7 +134,7 @@ export const evaluate = (expression: string, data: unknown): string | Error => {
   }
 };
 
-/** API.md: a search index evaluating to null/empty or to more than one value is a 400. */
+/** A search index evaluating to null/empty or to more than one value is a 400. */
 const indexProblem = (rendered: string): boolean => {
   const trimmed = rendered.trim();
   if (trimmed === '' || ['null', 'undefined'].includes(trimmed.toLowerCase())) return true;
@@ -150,7 +150,7 @@ const indexProblem = (rendered: string): boolean => {
 
 const lettersAndDigits = (text: string) => text.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
-/** API.md: "A mask that evaluates to the whole data (with or without delimiters) is a 400." */
+/** A mask that evaluates to the whole data (with or without delimiters) is a 400. */
 export const maskShowsWholeData = (masked: string, plaintext: string): boolean => {
   const data = lettersAndDigits(plaintext);
   return data.length > 0 && lettersAndDigits(masked).includes(data);
@@ -189,7 +189,7 @@ export const maskMayShowWholeData = (masked: string, data: unknown): boolean => 
 };
 
 export interface DraftProblems {
-  /** Fields that make the draft a 400 under any reading of API.md. */
+  /** Fields that make the draft a 400 under any reading of the contract. */
   certain: string[];
   /** Fields that make it a 400 under some reading only (either answer is accepted). */
   possible: string[];

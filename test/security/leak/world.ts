@@ -256,7 +256,7 @@ export class World {
     }
   }
 
-  /** API.md: reveal → the plaintext; mask → the evaluated mask, absent without a mask; redact → absent. */
+  /** reveal → the plaintext; mask → the evaluated mask, absent without a mask; redact → absent. */
   expectView(view: unknown, token: TokenModel, transform: RuleSpec['transform'], what: string): void {
     const v = view as Record<string, unknown>;
     const has = 'data' in v;
