@@ -212,6 +212,19 @@ for (let i = 0; i < 3_000; i += 50) {
 /** 100 negated container terms: every row costs a lookup per term, so this search is run off the event loop. */
 const hundredNots = Array.from({ length: 100 }, (_, i) => `NOT container:"/x${i}/"`).join(' AND ');
 const formula = await created('formula', call('POST', '/reactor-formulas', admin, JSON.stringify({ name: 'bench', type: 'private', code: 'module.exports = async () => ({});', configuration: [], request_parameters: [] })));
+// The largest result a reactor may return (20,000 object members, 80,000 values): the API decodes it from the child's
+// IPC message and, when the args used a token the caller does not reveal, looks for the token's data in every leaf.
+const LARGEST_RESULT =
+  'module.exports = async ({ args }) => { const raw = {}; for (let i = 0; i < 20000; i++) raw[args.a === undefined ? "key-" + i + "-" + "x".repeat(20) : "k" + i] = [i, args.a === undefined ? i + 1 : args.a, i + 2]; return { raw }; };';
+const largest = await created('formula', call('POST', '/reactor-formulas', admin, JSON.stringify({ name: 'largest result', type: 'private', code: LARGEST_RESULT, configuration: [], request_parameters: [] })));
+const reactor = await created('reactor', call('POST', '/reactors', admin, JSON.stringify({ name: 'largest result', formula: { id: largest.id }, configuration: {} })));
+const user = await created('application', call('POST', '/applications', admin, JSON.stringify({
+  name: 'user',
+  type: 'private',
+  permissions: ['token:use'],
+  rules: [{ priority: 1, container: '/', transform: 'mask', permissions: ['token:use'] }],
+})));
+const used = await created('token', call('POST', '/tokens', holder.key, JSON.stringify({ type: 'social_security_number', data: '078-05-1120' })));
 
 /** [endpoint, case, method, path, key, body text, statuses expected, content type] */
 const cases = [
@@ -250,6 +263,8 @@ const cases = [
   ['POST /reactor-formulas', 'refused: 1 MiB, invalid at its end', 'POST', '/reactor-formulas', admin, refused.invalidAtTheEnd(), [400]],
   ['PUT /reactor-formulas/{id}', 'largest valid body', 'PUT', `/reactor-formulas/${formula.id}`, admin, JSON.stringify(maxFormula()), [200]],
   ['GET /reactor-formulas', '100 per page, name pattern', 'GET', '/reactor-formulas?name=*n*&page=1&size=100', admin, undefined, [200]],
+  ['POST /reactors/{id}/react', 'the largest result (20,000 members), no token used', 'POST', `/reactors/${reactor.id}/react`, user.key, JSON.stringify({ args: {} }), [200]],
+  ['POST /reactors/{id}/react', 'the largest result, each of its 20,000 entries holding a token the caller may not see', 'POST', `/reactors/${reactor.id}/react`, user.key, JSON.stringify({ args: { a: `{{ ${used.id} }}` } }), [200]],
   ['GET /permissions', 'baseline: a small read', 'GET', '/permissions', holder.key, undefined, [200]],
 ];
 

