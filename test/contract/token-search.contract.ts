@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { PURGE_TENANT, type ProjectionStore, type TokenDocument, type TokenSearchIndex } from '@vault/application';
 import { evaluateQuery, parseQuery, QueryNode, SearchableToken, tokenKey, TOKEN_TYPES } from '@vault/domain';
-import { queryNodeArbitrary, searchableTokenArbitrary } from '../../libs/domain/src/token-search/query.arbitrary';
+import { queryNodeArbitrary, searchableTokenArbitrary } from '../../libs/domain/src/search/query.arbitrary';
 
 export interface TokenSearchUnderTest {
   projectionStore: ProjectionStore;

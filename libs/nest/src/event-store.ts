@@ -13,7 +13,7 @@ import {
   type SubscribeOptions,
 } from '@vault/application';
 import { SqliteEventStore } from '@vault/adapters';
-import type { TokenCrypto } from '@vault/domain';
+import type { TokenCrypto } from '@vault/application';
 import type { VaultConfig } from './config';
 
 /** The configured store, as written: token indexes and private formulas sealed. Only for readers of neither (the key shredder). */

@@ -83,7 +83,8 @@ import {
   ListAuditLogHandler,
   ListAuditLogQuery,
 } from '@vault/application';
-import type { ExpressionEngine, FormulaCodeChecker, ReactorRuntime, TenantKeys, TokenCrypto } from '@vault/domain';
+import type { ExpressionEngine } from '@vault/domain';
+import type { FormulaCodeChecker, ReactorRuntime, TenantKeys, TokenCrypto } from '@vault/application';
 import { USE_CASE_PORTS } from './di-tokens';
 import type { ReadModels } from './read-models';
 

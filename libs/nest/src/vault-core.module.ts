@@ -28,7 +28,8 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, FORMULA_STREAM_PREFIX, TOKEN_STREAM_PREFIX, FormulaCodeChecker, TokenCrypto, REACTOR_STREAM_PREFIX, ReactorRuntime, TENANT_STREAM_PREFIX, type TenantKeys } from '@vault/domain';
+import { ExpressionEngine, FORMULA_STREAM_PREFIX, TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, TENANT_STREAM_PREFIX } from '@vault/domain';
+import type { FormulaCodeChecker, TokenCrypto, TenantKeys, ReactorRuntime } from '@vault/application';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore, openRawEventStore } from './event-store';
 import { JsonLogger } from './json-logger';

@@ -7,7 +7,8 @@ import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Set
 import { Reflector } from '@nestjs/core';
 import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
 import { Authenticator } from '@vault/application';
-import { DomainError, tenantDeletedError, type TenantKeys } from '@vault/domain';
+import { DomainError, tenantDeletedError } from '@vault/domain';
+import type { TenantKeys } from '@vault/application';
 import { TENANT_KEYS } from '@vault/nest';
 import type { AuthenticatedRequest } from './access.guard';
 

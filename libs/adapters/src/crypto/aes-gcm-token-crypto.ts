@@ -3,19 +3,8 @@
 // stored beside the data keys, so destroying it shreds every token of the tenant at once. Fingerprint and search keys
 // are derived from the tenant key. (Tenants whose keys predate stored tenant keys keep keys derived from the master.)
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import {
-  base58Encode,
-  DataKeyUnavailableError,
-  type EncryptedData,
-  type KeyStore,
-  type EncryptOptions,
-  type SealPurpose,
-  tenantDeletedError,
-  type TenantKeys,
-  type TenantKeyStore,
-  type TokenCrypto,
-  type TokenType,
-} from '@vault/domain';
+import { base58Encode, DataKeyUnavailableError, type EncryptedData, type EncryptOptions, type SealPurpose, tenantDeletedError, type TokenType } from '@vault/domain';
+import type { KeyStore, TenantKeyStore, TenantKeys, TokenCrypto } from '@vault/application';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;

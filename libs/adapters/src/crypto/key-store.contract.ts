@@ -1,5 +1,5 @@
 // The behaviour every KeyStore adapter must have; each adapter's spec runs it against a fresh store.
-import type { KeyStore } from '@vault/domain';
+import type { KeyStore } from '@vault/application';
 
 export interface KeyStoreFixture {
   store: KeyStore;

@@ -2,7 +2,7 @@
 // for the EventStoreDB/Meilisearch deployment, on a mounted volume: the keys must stay out of the event store,
 // whose deletes are soft until a scavenge, and a volume that is backed up apart from the log keeps shredding real.
 import { join } from 'node:path';
-import type { KeyStore, TenantKeyRecord, TenantKeyStore } from '@vault/domain';
+import type { KeyStore, TenantKeyRecord, TenantKeyStore } from '@vault/application';
 import { openDatabase, type SqliteDatabase } from '../sqlite/open-database';
 
 export const KEY_STORE_FILE = 'keys.sqlite';

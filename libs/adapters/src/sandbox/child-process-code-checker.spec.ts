@@ -1,4 +1,4 @@
-import type { CodeCheckResult, FormulaCodeChecker } from '@vault/domain';
+import type { CodeCheckResult, FormulaCodeChecker } from '@vault/application';
 import { DomainError } from '@vault/domain';
 import { ChildProcessCodeChecker } from './child-process-code-checker';
 import { ChildProcessReactorRuntime, type ChildProcessReactorRuntimeOptions } from './child-process-reactor-runtime';

@@ -1,6 +1,7 @@
 // FormulaCodeChecker on ChildProcessReactorRuntime: the check runs in one of its killable child processes, because a
 // top level V8 cannot stop (JSON.parse, String#normalize, Intl loops) would otherwise spin in the API process forever.
-import { type CodeCheckOwner, type CodeCheckResult, type FormulaCodeChecker, unavailable } from '@vault/domain';
+import { unavailable } from '@vault/domain';
+import type { CodeCheckOwner, CodeCheckResult, FormulaCodeChecker } from '@vault/application';
 import type { ChildProcessReactorRuntime } from './child-process-reactor-runtime';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './isolated-vm-formula-module';
 

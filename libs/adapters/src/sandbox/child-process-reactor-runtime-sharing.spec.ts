@@ -1,7 +1,7 @@
 // The review's findings on the child-process runtime: one tenant's flood, shutdown, result decoding in the parent,
 // the children's priority and what a warm child keeps from run to run.
 import { readFileSync } from 'node:fs';
-import type { ReactorResult } from '@vault/domain';
+import type { ReactorResult } from '@vault/application';
 import { ChildProcessReactorRuntime, CHILD_NICE, type ChildProcessReactorRuntimeOptions } from './child-process-reactor-runtime';
 
 const runtimes: ChildProcessReactorRuntime[] = [];

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ReactorResult } from '@vault/domain';
+import type { ReactorResult } from '@vault/application';
 import { ChildProcessReactorRuntime, type ChildProcessReactorRuntimeOptions } from './child-process-reactor-runtime';
 import { startLocalHttpServer, type LocalHttpServer } from './local-http-server.fixtures';
 

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import type { CodeCheckOwner, CodeCheckResult, ReactorRequest, ReactorResult, ReactorRunOwner, ReactorRuntime } from '@vault/domain';
+import type { CodeCheckOwner, CodeCheckResult, ReactorRequest, ReactorResult, ReactorRunOwner, ReactorRuntime } from '@vault/application';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './isolated-vm-formula-module';
 import { reactorRuntimeOptions, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
 import type { FromChild, ToChild } from './reactor-child';

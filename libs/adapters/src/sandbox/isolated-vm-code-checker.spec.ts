@@ -1,4 +1,4 @@
-import type { CodeCheckResult } from '@vault/domain';
+import type { CodeCheckResult } from '@vault/application';
 import { IsolatedVmCodeChecker } from './isolated-vm-code-checker';
 
 const checker = new IsolatedVmCodeChecker();

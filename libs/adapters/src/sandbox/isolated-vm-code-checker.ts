@@ -1,5 +1,5 @@
 // FormulaCodeChecker on isolated-vm: the code must load as CommonJS in a sandbox and export a function it can call.
-import type { CodeCheckResult, FormulaCodeChecker } from '@vault/domain';
+import type { CodeCheckResult, FormulaCodeChecker } from '@vault/application';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { DEFAULT_SANDBOX_LIMITS, exportProblem, loadFormula, type SandboxLimits } from './isolated-vm-formula-module';
 

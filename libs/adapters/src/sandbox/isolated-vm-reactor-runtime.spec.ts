@@ -1,4 +1,4 @@
-import type { ReactorResult } from '@vault/domain';
+import type { ReactorResult } from '@vault/application';
 import ivm from 'isolated-vm';
 import { IsolatedVmReactorRuntime, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
 import { startLocalHttpServer, writeForever, type LocalHttpServer } from './local-http-server.fixtures';

@@ -1,5 +1,6 @@
 // ReactorRuntime on isolated-vm: each run in an isolate of its own, under wall-time, memory and concurrency limits.
-import { MAX_REACTOR_RESULT_BYTES, reactorMessage, type ReactorRequest, type ReactorResult, type ReactorRuntime } from '@vault/domain';
+import { MAX_REACTOR_RESULT_BYTES, reactorMessage } from '@vault/domain';
+import type { ReactorRequest, ReactorResult, ReactorRuntime } from '@vault/application';
 import { AllowedHosts } from './allowed-hosts';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { exportProblem, FormulaFailure, loadFormula, type LoadedFormula } from './isolated-vm-formula-module';

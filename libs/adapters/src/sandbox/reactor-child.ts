@@ -1,6 +1,6 @@
 // Entry of ChildProcessReactorRuntime's child processes: runs the invocations its parent sends, one at a time, each in
 // a fresh isolate (IsolatedVmReactorRuntime), and answers them over the IPC channel.
-import type { CodeCheckResult, ReactorRequest, ReactorResult } from '@vault/domain';
+import type { CodeCheckResult, ReactorRequest, ReactorResult } from '@vault/application';
 import { IsolatedVmCodeChecker } from './isolated-vm-code-checker';
 import type { SandboxLimits } from './isolated-vm-formula-module';
 import { IsolatedVmReactorRuntime, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';

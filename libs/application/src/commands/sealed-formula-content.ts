@@ -12,7 +12,8 @@
 // The icon, the configuration and the request parameters stay readable: they are the formula's contract (reactor events
 // keep the settings' names and types in plaintext too), not its secrets; and sealed (base64 adds a third), a formula at
 // every limit would append 7.6 MB instead of 5.7 MB, beyond the headroom docker-compose.yml gives EventStoreDB.
-import type { EncryptedData, TokenCrypto } from '@vault/domain';
+import type { EncryptedData } from '@vault/domain';
+import type { TokenCrypto } from '../ports/token-crypto';
 import type {
   AppendResult,
   EventStore,

@@ -9,7 +9,8 @@
 // or tenant was deleted later in the log) opens with neither: only a rebuild or a lagging projector reads such an
 // event, and the deletion that follows it removes the token from every read model. Events written before this sealing
 // existed carry the plaintext fields and pass through unchanged.
-import { DataKeyUnavailableError, DomainError, notFound, TENANT_STREAM_PREFIX, tokenStream, type EncryptedData, type TokenCrypto } from '@vault/domain';
+import { DataKeyUnavailableError, DomainError, notFound, TENANT_STREAM_PREFIX, tokenStream, type EncryptedData } from '@vault/domain';
+import type { TokenCrypto } from '../ports/token-crypto';
 import type {
   AppendResult,
   EventStore,

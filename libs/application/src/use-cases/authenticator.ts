@@ -1,7 +1,8 @@
 // Turns an API key into a principal: unknown, revoked (regenerated or deleted) and expired keys are all "not authenticated",
 // and so is the key of an application whose tenant does not exist (a tenant creation interrupted before TenantCreated)
 // or was deleted.
-import { DomainError, effectivePermissions, effectiveRules, tenantDeletedError, type TenantKeys } from '@vault/domain';
+import { DomainError, effectivePermissions, effectiveRules, tenantDeletedError } from '@vault/domain';
+import type { TenantKeys } from '../ports/token-crypto';
 import type { ApplicationDocument, ApplicationReadModel, TenantReadModel } from '../ports/read-models';
 import type { ApiKeys, Clock } from '../ports/system';
 import type { Principal } from './principal';

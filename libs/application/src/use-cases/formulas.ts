@@ -1,24 +1,8 @@
 // Reactor formulas: the commands and queries, and their handlers, which are the use cases. Validation (shape, then
 // code in the sandbox) comes first; the decider owns conflicts and visibility. An update, delete or import that would
 // break reactors of the formula is a 409 naming them (API.md "Reactors").
-import {
-  Actor,
-  assertCodeCompiles,
-  assertFormulaChangeBreaksNoReactor,
-  CommandContext,
-  FormulaChange,
-  FormulaCodeChecker,
-  formulaStream,
-  importOfficialFormulaCommand,
-  notFound,
-  ReactorFormula,
-  ReactorFormulaCommand,
-  reactorFormulaDecider,
-  ReactorFormulaEvent,
-  ReactorFormulaState,
-  validateFormulaInput,
-  validateOfficialFormulaFile,
-} from '@vault/domain';
+import { Actor, assertFormulaChangeBreaksNoReactor, CommandContext, FormulaChange, formulaStream, importOfficialFormulaCommand, notFound, ReactorFormula, ReactorFormulaCommand, reactorFormulaDecider, ReactorFormulaEvent, ReactorFormulaState, validateFormulaInput, validateOfficialFormulaFile } from '@vault/domain';
+import { assertCodeCompiles, type FormulaCodeChecker } from '../ports/formula-code-checker';
 import type { CommandRunner } from '../commands/command-runner';
 import type { FormulaListQuery, FormulaReadModel, Page } from '../ports/read-models';
 import type { Clock, IdGenerator } from '../ports/system';

@@ -12,16 +12,8 @@ import {
   tokensTable,
   uuidGenerator,
 } from '@vault/adapters';
-import {
-  DomainError,
-  formulaStream,
-  reactorFormulaDecider,
-  type AccessRule,
-  type ReactorRequest,
-  type RequestParameterElement,
-  type ReactorResult,
-  type ReactorRuntime,
-} from '@vault/domain';
+import { DomainError, formulaStream, reactorFormulaDecider, type AccessRule, type RequestParameterElement } from '@vault/domain';
+import type { ReactorRequest, ReactorResult, ReactorRuntime } from '../ports/reactor-runtime';
 import { tokensProjection } from '../projections/tokens.projection';
 import { openEmbedded, type Embedded } from '../testing/embedded';
 import { ReactCommand, ReactHandler } from './react';

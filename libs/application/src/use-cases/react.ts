@@ -5,28 +5,9 @@
 // The reactor and its formula are read from their streams, not the read models, for the reason reactors.ts gives: a
 // reactor or formula change that has answered is always seen, even one that answered with X-Projection-Pending. Nothing
 // read here is logged: args, configuration, raw and the code's errors travel in the answer only.
-import {
-  checkReactorArgs,
-  DomainError,
-  type FieldErrors,
-  fieldErrorsOf,
-  notFound,
-  reactorDecider,
-  reactorSecretKeys,
-  reactorSecrets,
-  reactorStream,
-  type ReactorRuntime,
-  type ReactorState,
-  redactReactorMessageSteps,
-  type TokenCrypto,
-  unavailable,
-  validationError,
-  exceedsJsonSize,
-  FlowBackGuard,
-  FlowBackUncheckableError,
-  MAX_JSON_VALUES,
-  visibleReactor,
-} from '@vault/domain';
+import { checkReactorArgs, DomainError, type FieldErrors, fieldErrorsOf, notFound, reactorDecider, reactorSecretKeys, reactorSecrets, reactorStream, type ReactorState, redactReactorMessageSteps, unavailable, validationError, exceedsJsonSize, FlowBackGuard, FlowBackUncheckableError, MAX_JSON_VALUES, visibleReactor } from '@vault/domain';
+import type { ReactorRuntime } from '../ports/reactor-runtime';
+import type { TokenCrypto } from '../ports/token-crypto';
 import { type Access, recordAccess } from '../audit/record-access';
 import type { AccessLog } from '../ports/access-log';
 import type { EventStore, RecordedEvent } from '../ports/event-store';

@@ -8,36 +8,8 @@
 // seen (read-your-writes even when a write answered with X-Projection-Pending), and the window in which a formula
 // change and a reactor create can pass each other is as short as this process can make it. What is left of that race
 // is described at FormulaReactors below.
-import {
-  ApplicationState,
-  applicationDecider,
-  assertKeptSettingsReadable,
-  applicationStream,
-  assertReactorIdFree,
-  conflict,
-  DataKeyUnavailableError,
-  Decider,
-  DomainError,
-  findVisibleReactor,
-  formulaStream,
-  mergeReactorPatch,
-  notFound,
-  ReactorCommand,
-  ReactorConfiguration,
-  ReactorContent,
-  reactorBodyOf,
-  reactorDecider,
-  ReactorFormula,
-  reactorFormulaDecider,
-  ReactorRecord,
-  reactorReferences,
-  ReactorState,
-  reactorStream,
-  TokenCrypto,
-  validateReactorInput,
-  validateReactorUpdateInput,
-  ValidReactorUpdate,
-} from '@vault/domain';
+import { ApplicationState, applicationDecider, assertKeptSettingsReadable, applicationStream, assertReactorIdFree, conflict, DataKeyUnavailableError, Decider, DomainError, findVisibleReactor, formulaStream, mergeReactorPatch, notFound, ReactorCommand, ReactorConfiguration, ReactorContent, reactorBodyOf, reactorDecider, ReactorFormula, reactorFormulaDecider, ReactorRecord, reactorReferences, ReactorState, reactorStream, validateReactorInput, validateReactorUpdateInput, ValidReactorUpdate } from '@vault/domain';
+import type { TokenCrypto } from '../ports/token-crypto';
 import type { CommandRunner } from '../commands/command-runner';
 import type { EventStore, RecordedEvent } from '../ports/event-store';
 import type { FormulaReadModel, Page, ReactorListQuery, ReactorOfFormulaDocument, ReactorReadModel } from '../ports/read-models';

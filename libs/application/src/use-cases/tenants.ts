@@ -5,18 +5,8 @@
 // last. Until TenantCreated exists, the application's key authenticates nobody (the Authenticator refuses keys of
 // unknown tenants), so a crash in between leaves an inert application and no tenant. The operator's retry creates a
 // new tenant; the bootstrap uses fixed ids, so the next start-up completes the very creation it interrupted.
-import {
-  Actor,
-  ApplicationInput,
-  CommandContext,
-  MANAGEMENT_PERMISSIONS,
-  notFound,
-  OPERATOR_PERMISSIONS,
-  TenantCommand,
-  tenantDecider,
-  type TenantKeys,
-  tenantStream,
-} from '@vault/domain';
+import { Actor, ApplicationInput, CommandContext, MANAGEMENT_PERMISSIONS, notFound, OPERATOR_PERMISSIONS, TenantCommand, tenantDecider, tenantStream } from '@vault/domain';
+import type { TenantKeys } from '../ports/token-crypto';
 import type { CommandRunner } from '../commands/command-runner';
 import type { EventStore } from '../ports/event-store';
 import type { TenantDocument, TenantReadModel } from '../ports/read-models';

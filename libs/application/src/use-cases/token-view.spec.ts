@@ -2,7 +2,8 @@
 // are not opened again (a key-store read, two unwraps and a decrypt per create). On the embedded stores, real crypto.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
-import type { AccessRule, AccessTransform, EncryptedData, SealPurpose, TokenCrypto, TokenType } from '@vault/domain';
+import type { AccessRule, AccessTransform, EncryptedData, SealPurpose, TokenType } from '@vault/domain';
+import type { TokenCrypto } from '../ports/token-crypto';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 import { tokensProjection } from '../projections/tokens.projection';
 import { openEmbedded, type Embedded } from '../testing/embedded';

@@ -1,5 +1,6 @@
 // A token as the API returns it: every field but the encrypted envelope and the hashes, and `data` per the access rule.
-import { AccessRule, applyTransform, DataKeyUnavailableError, JsonValue, notFound, TokenCrypto, TokenRecord } from '@vault/domain';
+import { AccessRule, applyTransform, DataKeyUnavailableError, JsonValue, notFound, TokenRecord } from '@vault/domain';
+import type { TokenCrypto } from '../ports/token-crypto';
 
 export interface TokenView {
   id: string;

@@ -2,36 +2,8 @@
 // detokenize.plan.ts); these handlers ask the access policy about every token, create or deduplicate the tokens as
 // POST /tokens does (in one batch), and show each token as the caller's rule does. The caller is taken from the command
 // alone, so a reactor's result can be tokenized as the reactor's application.
-import {
-  AccessRule,
-  accessScope,
-  assertShapingRevealed,
-  bodyFieldPath,
-  BODY_PATH,
-  cappedTransform,
-  deduplicationRule,
-  DomainError,
-  detokenizeSteps,
-  type FlowBackSource,
-  REDACTED_VIEW,
-  ExpressionEngine,
-  fieldErrorsOf,
-  leastInsight,
-  parseTokenData,
-  planDetokenize,
-  planTokenizeSteps,
-  type QueryNode,
-  revealsMoreThan,
-  selectRule,
-  TokenCrypto,
-  tokenDecider,
-  TokenRecord,
-  tokenStream,
-  type PlannedToken,
-  type TokenView as ShownToken,
-  type UseInsight,
-  type ValidTokenCreate,
-} from '@vault/domain';
+import { AccessRule, accessScope, assertShapingRevealed, bodyFieldPath, BODY_PATH, cappedTransform, deduplicationRule, DomainError, detokenizeSteps, type FlowBackSource, REDACTED_VIEW, ExpressionEngine, fieldErrorsOf, leastInsight, parseTokenData, planDetokenize, planTokenizeSteps, type QueryNode, revealsMoreThan, selectRule, tokenDecider, TokenRecord, tokenStream, type PlannedToken, type TokenView as ShownToken, type UseInsight, type ValidTokenCreate } from '@vault/domain';
+import type { TokenCrypto } from '../ports/token-crypto';
 import { recordAccess } from '../audit/record-access';
 import type { CommandRunner } from '../commands/command-runner';
 import type { AccessLog } from '../ports/access-log';

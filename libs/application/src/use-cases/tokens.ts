@@ -1,40 +1,8 @@
 // Tokens: the commands and queries, and their handlers, which are the use cases. A handler seals (encrypts,
 // fingerprints, hashes) before the decider records anything, and asks the access policy (libs/domain
 // token-access.policy.ts) what each caller may see and change. Plaintext lives only in memory for one request.
-import {
-  AccessRule,
-  accessScope,
-  assertMayRederive,
-  assertMoveRevealsNoMore,
-  assertTokenIdFree,
-  CommandContext,
-  deduplicationRule,
-  DomainError,
-  draftOf,
-  ExpressionEngine,
-  findVisibleToken,
-  forbidden,
-  normalizeSearchValue,
-  notFound,
-  parseQuery,
-  parseTokenData,
-  patchRederives,
-  PreparedToken,
-  QueryNode,
-  selectRule,
-  TokenCommand,
-  TokenContent,
-  TokenCrypto,
-  tokenContent,
-  tokenDecider,
-  TokenDraft,
-  TokenRecord,
-  TokenState,
-  tokenStream,
-  validateCreateToken,
-  validateTokenPatch,
-  ValidTokenCreate,
-} from '@vault/domain';
+import { AccessRule, accessScope, assertMayRederive, assertMoveRevealsNoMore, assertTokenIdFree, CommandContext, deduplicationRule, DomainError, draftOf, ExpressionEngine, findVisibleToken, forbidden, normalizeSearchValue, notFound, parseQuery, parseTokenData, patchRederives, PreparedToken, QueryNode, selectRule, TokenCommand, TokenContent, tokenContent, tokenDecider, TokenDraft, TokenRecord, TokenState, tokenStream, validateCreateToken, validateTokenPatch, ValidTokenCreate } from '@vault/domain';
+import type { TokenCrypto } from '../ports/token-crypto';
 import { recordAccess } from '../audit/record-access';
 import type { CommandRunner } from '../commands/command-runner';
 import type { AccessLog } from '../ports/access-log';

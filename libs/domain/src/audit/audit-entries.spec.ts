@@ -1,8 +1,8 @@
-import { applicationCreated } from '../api-client/application.builders';
-import { aFormulaInput, formulaCreated } from '../reactor-formula/reactor-formula.builders';
-import { aContent, reactorCreated } from '../reactor/reactor.builders';
+import { applicationCreated } from '../applications/application.builders';
+import { aFormulaInput, formulaCreated } from '../reactor-formulas/reactor-formula.builders';
+import { aContent, reactorCreated } from '../reactors/reactor.builders';
 import type { Actor, EventMetadata } from '../shared/events';
-import { aTokenContent, tokenCreated } from '../token/token.builders';
+import { aTokenContent, tokenCreated } from '../tokens/token.builders';
 import type { AccessRecordedData, AuditEntry } from './audit';
 import { accessMessage, AUDITED_EVENT_TYPES, auditEntryOf, type AuditedEvent } from './audit-entries';
 

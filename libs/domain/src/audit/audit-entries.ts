@@ -1,13 +1,13 @@
 // Every audited event as one audit entry (API.md "Audit log"): who (the event's actor), which entity, which operation,
 // a fixed text, when. Entries take ids, counts and times from events, nothing else: never data, names, keys or key
 // hashes, masks, expressions, query values, args or configuration values, so a new field in an event cannot leak here.
-import type { ApplicationEvent } from '../api-client/application.events';
-import type { ReactorFormulaEvent } from '../reactor-formula/reactor-formula.events';
-import type { ReactorEvent } from '../reactor/reactor.events';
+import type { ApplicationEvent } from '../applications/application.events';
+import type { ReactorFormulaEvent } from '../reactor-formulas/reactor-formula.events';
+import type { ReactorEvent } from '../reactors/reactor.events';
 import { eventTypesOf, type EventMetadata } from '../shared/events';
 import { isUuid } from '../shared/uuid';
-import type { TenantEvent } from '../tenant/tenant';
-import type { TokenEvent } from '../token/token.events';
+import type { TenantEvent } from '../tenants/tenant.events';
+import type { TokenEvent } from '../tokens/token.events';
 import type { AccessRecordedData, AuditActorType, AuditEntityType, AuditEntry, AuditEvent, AuditOperation } from './audit';
 
 /** Every event that becomes an entry: each aggregate's writes and the access records. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DomainError, type FieldErrors } from '../shared/errors';
 import { isUuid } from '../shared/uuid';
-import { specEngine } from '../token/token.builders';
+import { specEngine } from '../tokens/token.builders';
 import { MAX_DETOKENIZE_EXPRESSIONS, planDetokenize, type DetokenizePlan } from './detokenize.plan';
 
 const ID = 'B0B0B0B0-0000-4000-8000-000000000001';

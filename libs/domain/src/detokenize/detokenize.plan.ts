@@ -1,9 +1,9 @@
 // POST /detokenize (API.md "Tokenize and detokenize"): the detokenization expressions a body holds, and how their
 // values go back in. Also step 2 of a reactor invocation, on its `args`.
-import { describeParseProblem } from '../token/token-fields.validate';
+import { describeParseProblem } from '../tokens/token-fields.validate';
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject } from '../shared/json-shape';
-import type { ExpressionEngine } from '../token/expression-engine.port';
+import type { ExpressionEngine } from '../tokens/expression-engine';
 import { BODY_PATH, bodyIndexPath, bodyKeyPath, countBodyValue, MAX_BODY_DEPTH } from '../tokenize/body-path';
 import { ExpressionSyntaxError, findExpressions } from './detokenize.expression';
 

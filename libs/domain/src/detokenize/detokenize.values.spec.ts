@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/errors';
-import { specEngine } from '../token/token.builders';
-import type { JsonValue } from '../token/token-types';
+import { specEngine } from '../tokens/token.builders';
+import type { JsonValue } from '../tokens/token-types';
 import { planDetokenize } from './detokenize.plan';
 import { detokenize, detokenizedValue, detokenizeSteps, TOKEN_NOT_FOUND_MESSAGE, type TokenView } from './detokenize.values';
 

@@ -1,8 +1,8 @@
 // What each detokenization expression becomes: the token's data as the caller's rule shows it, through its filters.
 import { FieldErrorCollector, forbidden } from '../shared/errors';
-import type { ExpressionEngine } from '../token/expression-engine.port';
-import type { JsonValue } from '../token/token-types';
-import { runSteps, type Steps } from '../tokenize/steps';
+import type { ExpressionEngine } from '../tokens/expression-engine';
+import type { JsonValue } from '../tokens/token-types';
+import { runSteps, type Steps } from '../shared/steps';
 import { filterExpression, type DetokenizePlan } from './detokenize.plan';
 
 /**

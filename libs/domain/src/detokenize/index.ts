@@ -1,4 +1,3 @@
 export * from './detokenize.expression';
 export * from './detokenize.plan';
 export * from './detokenize.values';
-export * from './detokenize.use';

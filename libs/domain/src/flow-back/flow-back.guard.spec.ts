@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { runSteps } from '../tokenize/steps';
+import { runSteps } from '../shared/steps';
 import { FlowBackGuard } from './flow-back.guard';
 import { REDACTED_VIEW } from './flow-back.secrets';
 import { FlowBackUncheckableError } from './needles';

@@ -5,7 +5,7 @@
 // or others put in, JSON-escaped, URL-encoded, as HTML character references, in hex, and in base64 or base64url (whole,
 // or inside a longer encoded text), to a few layers of nesting.
 import { decodeAnyBase64, encodeBase64 } from '../shared/base64';
-import type { Steps } from '../tokenize/steps';
+import type { Steps } from '../shared/steps';
 import { foldCase, type FlowBackNeedles, type FlowBackSource, needlesOf, withoutDelimiters } from './flow-back.secrets';
 import { MAX_COMPARED_CHARACTERS, MIN_NEEDLE_LENGTH, type Needle } from './needles';
 import { originalSpan, type TextLayer, textLayers } from './text-layers';

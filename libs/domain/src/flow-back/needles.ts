@@ -1,6 +1,6 @@
 // Many strings looked for in one text at once: each needle is filed under a hash of its first four characters, and the
 // text is read once, a hash per position, comparing only the needles filed under it.
-import type { Steps } from '../tokenize/steps';
+import type { Steps } from '../shared/steps';
 
 /** Every needle is at least this long: shorter values are not looked for (they occur everywhere). */
 export const MIN_NEEDLE_LENGTH = 4;

@@ -1,2 +1,2 @@
-export * from './reactor-runtime.port';
+export * from './reactor-message';
 export * from './reactor-message-redaction';

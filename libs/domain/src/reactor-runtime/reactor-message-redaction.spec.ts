@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { redactReactorMessage, reactorSecretKeys, reactorSecrets, REDACTED, redactReactorMessageSteps, REDACTION_SLICE } from './reactor-message-redaction';
-import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-runtime.port';
+import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-message';
 
 /** The String methods that read a string's characters; indexing (`s[i]`) is the one way to read them that this misses. */
 const READING_METHODS = [

@@ -1,6 +1,6 @@
 // A failed run's message with the run's secrets taken out: errors.reactor goes to a caller who may use a token's data
 // (token:use) without seeing it, and who may not read the reactor's configuration (API.md "Errors").
-import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-runtime.port';
+import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-message';
 import { lowerBound } from '../shared/sorted';
 
 /** What stands in for a secret in errors.reactor. */

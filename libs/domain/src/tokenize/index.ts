@@ -1,3 +1,2 @@
 export * from './body-path';
-export * from './steps';
 export * from './tokenize.plan';

@@ -1,5 +1,5 @@
 import { DomainError, type FieldErrors } from '../shared/errors';
-import { specEngine } from '../token/token.builders';
+import { specEngine } from '../tokens/token.builders';
 import { planTokenize, planTokenizeSteps, type TokenizePlan } from './tokenize.plan';
 
 const options = { now: new Date('2024-05-01T00:00:00Z'), engine: specEngine };

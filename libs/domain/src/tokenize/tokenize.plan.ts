@@ -2,9 +2,9 @@
 // created, and how the created tokens go back into the body's shape.
 import { DomainError, FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject, jsonTypeOf, type JsonObject } from '../shared/json-shape';
-import { CREATE_TOKEN_PROPERTIES, validateCreateToken, type ValidationOptions, type ValidTokenCreate } from '../token/token-input.validate';
+import { CREATE_TOKEN_PROPERTIES, validateCreateToken, type ValidationOptions, type ValidTokenCreate } from '../tokens/token-input.validate';
 import { BODY_PATH, bodyFieldPath, bodyIndexPath, bodyKeyPath, countBodyValue, MAX_BODY_DEPTH } from './body-path';
-import { runSteps, type Steps } from './steps';
+import { runSteps, type Steps } from '../shared/steps';
 
 /** Tokens one tokenize request may create (requests and leaves together). */
 export const MAX_TOKENIZE_TOKENS = 100;

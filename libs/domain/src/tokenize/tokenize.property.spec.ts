@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError } from '../shared/errors';
-import { specEngine } from '../token/token.builders';
+import { specEngine } from '../tokens/token.builders';
 import { isTokenRequest, MAX_TOKENIZE_TOKENS, planTokenize } from './tokenize.plan';
 
 const options = { now: new Date('2024-05-01T00:00:00Z'), engine: specEngine };

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import type { TokenDocument } from '@vault/application';
 import { DATE_FIELDS, evaluateQuery, parseQuery, type QueryNode, type SearchableToken } from '@vault/domain';
-import { queryNodeArbitrary, searchableTokenArbitrary } from '@vault/domain/token-search/query.arbitrary';
-import { fieldExamples, matchingToken, otherToken } from '@vault/domain/token-search/query.field-examples';
+import { queryNodeArbitrary, searchableTokenArbitrary } from '@vault/domain/search/query.arbitrary';
+import { fieldExamples, matchingToken, otherToken } from '@vault/domain/search/query.field-examples';
 import { compileTokenFilter, flattenToken } from './meili-token-filter';
 import { meiliTokenExpiredFilter, meiliTokenSearchFilter } from './meili-tokens';
 

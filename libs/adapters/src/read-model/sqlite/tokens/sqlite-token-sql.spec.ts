@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATE_FIELDS, evaluateQuery, parseQuery, type SearchableToken } from '@vault/domain';
-import { fieldExamples, matchingToken, otherToken } from '@vault/domain/token-search/query.field-examples';
+import { fieldExamples, matchingToken, otherToken } from '@vault/domain/search/query.field-examples';
 import { statement } from '../../../sqlite/open-database';
 import { SqliteReadModel } from '../sqlite-read-model';
 import { compileTokenQuery } from './sqlite-token-sql';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { PURGE_TENANT, type DocumentChange, type TokenDocument } from '@vault/application';
 import { evaluateQuery, parseQuery, tokenKey, type QueryNode, type SearchableToken } from '@vault/domain';
-import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/token-search/query.arbitrary';
+import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/search/query.arbitrary';
 import { SqliteReadModel } from '../sqlite-read-model';
 import { SqliteTokenSearchIndex, tokensTable, type SqliteTokenSearchOptions } from './sqlite-tokens';
 import { aTokenDocument } from '../../../../../../test/contract/token-search.contract';

@@ -1,0 +1,4 @@
+// What a caller may see of a token, decided in one place: which rule applies, what a write may reveal, what a use shows.
+export * from './access-rules';
+export * from './token-access.policy';
+export * from './use-insight';

@@ -1,0 +1,50 @@
+// Reactor args (`token:use`, API.md "What a write may reveal"): the code sees the data, but what comes back to the
+// caller must show no more of it than the caller's own token:read rule does. So a caller without `reveal` may only hand
+// a token over whole (no filters, not spliced into a longer string), and tokens made from the result are capped at the
+// least revealing read rule over the tokens the args used.
+import { DomainError, fieldErrorsOf } from '../shared/errors';
+import type { AccessTransform } from './access-rules';
+import type { DetokenizePlan } from '../detokenize/detokenize.plan';
+
+/** How much of a token's data a caller's rule shows: no rule < redact < mask < reveal. */
+export type UseInsight = AccessTransform | 'none';
+
+const RANK: Record<UseInsight, number> = { none: 0, redact: 1, mask: 2, reveal: 3 };
+
+export const revealsMoreThan = (a: UseInsight, b: UseInsight): boolean => RANK[a] > RANK[b];
+
+/** The least revealing of `insights`; null when there are none (args without token expressions: no cap). */
+export const leastInsight = (insights: Iterable<UseInsight>): UseInsight | null => {
+  let least: UseInsight | null = null;
+  for (const insight of insights) if (least === null || RANK[insight] < RANK[least]) least = insight;
+  return least;
+};
+
+/** The transform a token is shown with: the rule's, at most `cap`; no rule (or a cap of none) shows the redact view. */
+export const cappedTransform = (rule: UseInsight, cap: UseInsight): AccessTransform => {
+  const shown = revealsMoreThan(rule, cap) ? cap : rule;
+  return shown === 'none' ? 'redact' : shown;
+};
+
+export const SHAPING_NEEDS_REVEAL_MESSAGE =
+  "Shaping a token's data (filters, or an expression inside a longer string) needs a token:read rule that reveals the token; pass the expression alone, as the whole string, without filters.";
+
+/**
+ * A filter chain or an expression spliced into a longer string chooses which part of the data lands where the code may
+ * copy it into `raw`: allowed only on tokens the caller's token:read rule reveals. `readInsight` gives that rule's
+ * transform for a token id (`none` without one); ids it does not know (missing tokens) are left to the 400 that follows.
+ * Throws one 403 naming every such path. Messages never hold the string or the data.
+ */
+export const assertShapingRevealed = (plan: DetokenizePlan, readInsight: ReadonlyMap<string, UseInsight>): void => {
+  const shaped = plan.expressions.filter(
+    ({ tokenId, filters, whole }) => (filters !== null || !whole) && readInsight.has(tokenId) && readInsight.get(tokenId) !== 'reveal',
+  );
+  if (shaped.length === 0) return;
+  const paths = [...new Set(shaped.map(({ path }) => path))];
+  const more = paths.length > 1 ? ` (and ${paths.length - 1} more, named in errors)` : '';
+  throw new DomainError(
+    'forbidden',
+    `The detokenization expression at ${paths[0]}${more} shapes a token's data, which needs a reveal rule for token:read on it.`,
+    fieldErrorsOf(paths.map((path) => [path, [SHAPING_NEEDS_REVEAL_MESSAGE]] as const)),
+  );
+};
