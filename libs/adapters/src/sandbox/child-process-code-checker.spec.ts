@@ -60,7 +60,8 @@ describe('ChildProcessCodeChecker', () => {
   }, 30_000);
 
   it('holds at most half the slots: a reactor run answers while checks are stuck', async () => {
-    const { checker, runtime } = checkerWith({ concurrency: 2, killGraceMs: 3000 });
+    // A long grace: the run needs a child of its own, which a loaded machine may take seconds to start from the sources.
+    const { checker, runtime } = checkerWith({ concurrency: 2, killGraceMs: 10_000 });
     let checksEnded = 0;
     const stuck = [checker.check(STUCK[0][1]), checker.check(STUCK[0][1])].map((check) => check.finally(() => checksEnded++));
     const run = await runtime.run('module.exports = async ({ args }) => ({ raw: { n: args.n } });', { args: { n: 7 }, configuration: {} }, { tenantId: 't1' });
