@@ -6,15 +6,10 @@ import { parseQuery, tokenKey } from '@vault/domain';
 import { aTokenDocument, describeTokenSearchContract } from './token-search.contract';
 
 // The bitmap engine twice: with the default threshold (the corpus's postings are all small, so they come from
-// SQLite's token_terms index) and with every posting kept in memory as a bitmap. The SQL engine twice: with the
-// adaptive plan (selective terms drive the query from token_terms, small counts on the event loop), and with every
-// term treated as broad (checked row by row with EXISTS) and every count on the worker thread, so both SQL forms the
-// compiler emits and both ways of counting are held to the same corpus.
+// SQLite's token_terms index) and with every posting kept in memory as a bitmap.
 for (const [name, options] of [
   ['Embedded SQLite, bitmaps', {}],
   ['Embedded SQLite, bitmaps, every posting in memory', { broadPosting: 1 }],
-  ['Embedded SQLite, SQL engine', { engine: 'sql' }],
-  ['Embedded SQLite, SQL engine, every term broad, counts on the worker thread', { engine: 'sql', selectiveLimit: 0, countInlineLimit: 0 }],
 ] as const) {
   describeTokenSearchContract(
     name,
@@ -55,12 +50,9 @@ describe('Embedded SQLite token search, reporting its plan', () => {
   };
 
   it.each<[string, SqliteTokenSearchOptions, string | null, string]>([
-    ['the default engine: bitmaps', {}, 'metadata.tier:gold', 'bitmaps'],
-    ['SQL: a selective term drives the query from token_terms', { engine: 'sql' }, 'metadata.tier:gold', 'terms'],
-    ['SQL: no term: the tenant\'s tokens in order', { engine: 'sql' }, null, 'scan'],
-    ['SQL: every term broad', { engine: 'sql', selectiveLimit: 0 }, 'metadata.tier:gold', 'scan'],
-    ['SQL: the count on the worker thread', { engine: 'sql', countInlineLimit: 0 }, 'metadata.tier:gold', 'terms-worker'],
-    ['SQL: broad terms, the count on the worker thread', { engine: 'sql', selectiveLimit: 0, countInlineLimit: 0 }, 'metadata.tier:gold', 'scan-worker'],
+    ['a query', {}, 'metadata.tier:gold', 'bitmaps'],
+    ['no query', {}, null, 'bitmaps'],
+    ['every posting in memory', { broadPosting: 1 }, 'metadata.tier:gold', 'bitmaps'],
   ])('%s: %j, %j → %s', async (_title, options, query, plan) => {
     expect(await run(options, query)).toEqual([[plan, expect.any(Number)]]);
   });

@@ -1,5 +1,5 @@
 // The flat token document Meilisearch indexes, and the compiler from the query AST to a filter over it. Both live here
-// because every term is exact only while the two encode values the same way (the Meilisearch twin of sqlite-token-sql.ts).
+// because every term is exact only while the two encode values the same way.
 //
 // Meilisearch normalizes every string it filters on: it trims it, applies NFKD, lower-cases it with Rust's rules and cuts
 // it at 468 bytes (milli's normalize_facet and MAX_FACET_VALUE_LENGTH). Raw values would then match by the server's

@@ -1,16 +1,12 @@
 // Tokens in the embedded read model: one row per token (no plaintext: the encrypted envelope stays inside `doc`) and one
 // `token_terms` row per container, metadata pair and data-search hash, which the search compiler queries by index.
 import type { Page, TokenDocument, TokenSearchIndex, TokenSearchRequest } from '@vault/application';
-import { parseTokenKey, type QueryNode } from '@vault/domain';
+import { parseTokenKey } from '@vault/domain';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { SqliteCollection } from '../sqlite-collection';
 import type { SqliteReadModel } from '../sqlite-read-model';
 import { CountWorker } from './count-worker';
-import { compileTokenQuery, TermLookup } from './sqlite-token-sql';
 import { listBroadTerms, TokenBitmapFollower } from './token-bitmap-follower';
-
-/** Terms matching fewer tokens than this drive a query from token_terms; broader ones are checked row by row. */
-const SELECTIVE_LIMIT = 2000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tokens (
@@ -36,7 +32,7 @@ CREATE TABLE IF NOT EXISTS token_terms (
   value TEXT NOT NULL,
   token_rowid INTEGER NOT NULL
 );
--- Covering index for a token's own terms: replacing them on update, and NOT EXISTS checks per candidate row.
+-- Covering index for a token's own terms: replacing them on update, and reading them when the search bitmaps catch up.
 CREATE INDEX IF NOT EXISTS token_terms_of_token ON token_terms (token_rowid, field, value);
 -- Which token rows changed, in commit order (no value of the row): how the search bitmaps of every process using
 -- this file follow the commits (token-bitmap-follower.ts). A tenant purge has no rowid. Pruned to the last
@@ -193,63 +189,34 @@ export const tokensTable: SqliteCollection = {
   },
 };
 
-const COUNT_CACHE_SIZE = 1000;
 /** How often warmed-up bitmaps apply the commits since the last search. */
 const FOLLOW_INTERVAL_MS = 100;
-/**
- * A query with more terms than this (the caller's and the access scope's together) is run on the worker thread, count
- * and page alike: each row can cost a lookup per term (NOT compiles to correlated EXISTS), so a 100-term query over a
- * few thousand tokens would hold the event loop for hundreds of milliseconds.
- */
-const WORKER_TERMS = 8;
-const COUNT_INLINE_LIMIT = 5000;
-/** Selectivity answers are recomputed after this many token changes. */
-const SELECTIVITY_REFRESH = 10_000;
 
-/**
- * How a search ran: `bitmaps` when the in-memory bitmaps answered it (token-bitmaps.ts); with the SQL engine, `terms` when a selective term drove the page query from token_terms, `scan` when SQLite walked the
- * tenant's tokens in created_at order checking each; `-worker` when its count or page ran on the worker thread.
- */
-export type SqliteSearchPlan = 'bitmaps' | 'terms' | 'scan' | 'terms-worker' | 'scan-worker';
+/** How a search ran, for the API's metrics: the in-memory bitmaps answer every search (token-bitmaps.ts). */
+export type SqliteSearchPlan = 'bitmaps';
 
 export interface SqliteTokenSearchOptions {
-  /**
-   * `bitmaps` (default): queries are set algebra on roaring bitmaps kept in memory; `sql`: the query compiles to SQL
-   * over the token tables (the engine before the bitmaps; tests hold both to the same corpus).
-   */
-  engine?: 'bitmaps' | 'sql';
-  /** With bitmaps: postings with at least this many tokens are kept in memory (default BROAD_POSTING; tests set 1). */
+  /** Postings with at least this many tokens are kept in memory (default BROAD_POSTING; tests set 1). */
   broadPosting?: number;
-  /** Terms matching fewer tokens than this drive a query from token_terms (tests set 0 to force the other plan). */
-  selectiveLimit?: number;
-  /** Counts up to this many matches on the event loop; broader ones on a worker thread (tests set 0 to force it). */
-  countInlineLimit?: number;
   /** Told after each search which plan it took and how long it ran, in seconds (the API's metrics). */
   onSearch?: (plan: SqliteSearchPlan, seconds: number) => void;
 }
 
 export class SqliteTokenSearchIndex implements TokenSearchIndex {
-  private readonly counts = new Map<string, { stamp: number; computedAt: number; validUntil: number; total: number }>();
-  private readonly selectiveLimit: number;
-  private readonly countInlineLimit: number;
   private readonly onSearch?: (plan: SqliteSearchPlan, seconds: number) => void;
-  private readonly bitmaps: TokenBitmapFollower | null;
+  /** Reads the file off the event loop when the bitmaps are rebuilt after a swap. */
+  private readonly reader = new CountWorker();
+  private readonly bitmaps: TokenBitmapFollower;
   private bitmapSearch: { db: SqliteDatabase; run: (request: TokenSearchRequest) => Page<TokenDocument> } | null = null;
+  private following: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly model: SqliteReadModel,
     options: SqliteTokenSearchOptions = {},
   ) {
-    this.selectiveLimit = options.selectiveLimit ?? SELECTIVE_LIMIT;
-    this.countInlineLimit = options.countInlineLimit ?? COUNT_INLINE_LIMIT;
     this.onSearch = options.onSearch;
-    this.bitmaps =
-      (options.engine ?? 'bitmaps') === 'bitmaps'
-        ? new TokenBitmapFollower(model, options.broadPosting, (file, statements) => this.counter.snapshot(file, statements))
-        : null;
+    this.bitmaps = new TokenBitmapFollower(model, options.broadPosting, (file, statements) => this.reader.snapshot(file, statements));
   }
-
-  private following: NodeJS.Timeout | null = null;
 
   /**
    * Builds the search bitmaps now (start-up) rather than on the first search, and from then on catches them up with
@@ -257,14 +224,14 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
    * search has a long backlog to apply first.
    */
   warmUp(): void {
-    if (!this.bitmaps || this.following) return;
+    if (this.following) return;
     this.bitmaps.current();
     this.following = setInterval(() => {
       try {
         // After a swap this starts the build off the event loop; the catch-up resumes once it is done.
-        if (this.bitmaps!.ready() !== null) return;
-        this.bitmaps!.current();
-        this.bitmaps!.saveHints();
+        if (this.bitmaps.ready() !== null) return;
+        this.bitmaps.current();
+        this.bitmaps.saveHints();
       } catch {
         // The file is being swapped or closed; the next search or tick tries again.
       }
@@ -272,14 +239,10 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     this.following.unref();
   }
 
-  private readonly counter = new CountWorker();
-  private readonly selectivity = new Map<string, boolean>();
-  private selectivityStamp = 0;
-
   async close(): Promise<void> {
     if (this.following) clearInterval(this.following);
     this.following = null;
-    await this.counter.close();
+    await this.reader.close();
   }
 
   async get(tenantId: string, id: string, now: number): Promise<TokenDocument | null> {
@@ -288,16 +251,13 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   }
 
   async search(request: TokenSearchRequest): Promise<Page<TokenDocument>> {
-    if (this.bitmaps) {
-      if (this.bitmaps.ready() !== null) await this.bitmapsBuilt();
-      return this.searchBitmaps(request);
-    }
-    return this.searchSql(request);
+    if (this.bitmaps.ready() !== null) await this.bitmapsBuilt();
+    return this.searchBitmaps(request);
   }
 
   /** After a swap, until the bitmaps of the new file are built off the event loop (a few tries; then `current` builds). */
   private async bitmapsBuilt(): Promise<void> {
-    for (let tries = 0, pending = this.bitmaps!.ready(); pending !== null && tries < 3; tries++, pending = this.bitmaps!.ready()) await pending;
+    for (let tries = 0, pending = this.bitmaps.ready(); pending !== null && tries < 3; tries++, pending = this.bitmaps.ready()) await pending;
   }
 
   /** The query as set algebra: microseconds for AND/OR/NOT of any breadth, an exact total, a page from the end. */
@@ -313,7 +273,7 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
   }
 
   private bitmapPage(db: SqliteDatabase, { tenantId, query, now, page, size }: TokenSearchRequest): Page<TokenDocument> {
-    const bitmaps = this.bitmaps!.current();
+    const bitmaps = this.bitmaps.current();
     const result = bitmaps.evaluate(tenantId, query, now);
     const docs = new Map<number, string>();
     const rowids = bitmaps.page(result, (page - 1) * size, size, (window) => {
@@ -326,156 +286,13 @@ export class SqliteTokenSearchIndex implements TokenSearchIndex {
     return { total: result.size, items: rowids.map((rowid) => JSON.parse(docs.get(rowid)!) as TokenDocument) };
   }
 
-  private async searchSql({ tenantId, query, now, page, size }: TokenSearchRequest): Promise<Page<TokenDocument>> {
-    const started = process.hrtime.bigint();
-    const db = this.model.database;
-    const { page: pageQuery, count, termsDriven } = this.sql(db, tenantId, query, now);
-    const offWorker = query !== null && leavesOf(query) > WORKER_TERMS;
-    const { total, onWorker } = await this.count(db, count.sql, count.params, now, offWorker);
-    const done = (result: Page<TokenDocument>) => {
-      const plan: SqliteSearchPlan = `${termsDriven ? 'terms' : 'scan'}${offWorker || onWorker ? '-worker' : ''}`;
-      this.onSearch?.(plan, Number(process.hrtime.bigint() - started) / 1e9);
-      return result;
-    };
-    const offset = (page - 1) * size;
-    if (offset >= total) return done({ total, items: [] });
-    // A deep page is read from the other end: OFFSET walks every skipped row, so the shorter walk wins.
-    const fromEnd = offset > total / 2;
-    const [sql, params] = fromEnd
-      ? [
-          `SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms ASC, t.id DESC LIMIT ? OFFSET ?`,
-          [...pageQuery.params, Math.min(size, total - offset), Math.max(0, total - offset - size)],
-        ]
-      : [`SELECT t.doc FROM tokens t WHERE ${pageQuery.sql} ORDER BY t.created_at_ms DESC, t.id LIMIT ? OFFSET ?`, [...pageQuery.params, size, offset]];
-    const here = () => statement(db, sql).all(...params) as Array<{ doc: string }>;
-    // A costly page is read on the worker too; without one (it failed to start or died) it is read here.
-    const rows = offWorker ? await this.counter.rows<{ doc: string }>(this.model.path, sql, params).catch(here) : here();
-    if (fromEnd) rows.reverse();
-    return done({ total, items: rows.map((r) => JSON.parse(r.doc)) });
-  }
-
-  /** SQLite's plan for a search's count and first page (EXPLAIN QUERY PLAN details), to check which indexes it uses. */
-  explain(tenantId: string, query: QueryNode | null, now: number): { count: string[]; page: string[] } {
-    const db = this.model.database;
-    const { page, count } = this.sql(db, tenantId, query, now);
-    const plan = (sql: string, params: unknown[]) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail);
-    return {
-      count: plan(`SELECT COUNT(*) AS n FROM tokens t WHERE ${count.sql}`, count.params),
-      page: plan(`SELECT t.doc FROM tokens t WHERE ${page.sql} ORDER BY t.created_at_ms DESC, t.id LIMIT 20`, page.params),
-    };
-  }
-
-  /**
-   * The WHERE clauses of a search. The tenant and expiry conditions stand outside the compiled query, so no query text
-   * can widen them. Counting visits every match anyway, so it always drives from token_terms (one pass over the
-   * matching index range); the page query uses the adaptive plan, so a broad page stops after 20 rows.
-   */
-  private sql(db: SqliteDatabase, tenantId: string, query: QueryNode | null, now: number) {
-    const scoped = (condition: { sql: string; params: unknown[] }) => ({
-      sql: `t.tenant_id = ? AND (t.expires_at_ms IS NULL OR t.expires_at_ms > ?) AND (${condition.sql})`,
-      params: [tenantId, now, ...condition.params],
-    });
-    const all = { sql: '1', params: [] };
-    // The compiler asks about each term it could drive the query from; one selective answer makes the plan terms-driven.
-    let termsDriven = false;
-    const selective = (lookup: TermLookup) => {
-      const answer = this.selective(db, tenantId, lookup);
-      termsDriven ||= answer;
-      return answer;
-    };
-    return {
-      page: scoped(query ? compileTokenQuery(query, tenantId, { selective }) : all),
-      count: scoped(query ? compileTokenQuery(query, tenantId) : all),
-      termsDriven,
-    };
-  }
-
-  /**
-   * The exact number of matches. Counting a broad query walks every match, so the result is kept until a token
-   * changes (this process's projector is the only writer) or the next token expires, whichever comes first.
-   */
-  private async count(db: SqliteDatabase, where: string, params: unknown[], now: number, offWorker = false): Promise<{ total: number; onWorker: boolean }> {
-    const key = `${where}\u0000${JSON.stringify(params.slice(2))}\u0000${params[0]}`;
-    const stamp = this.model.changeStamp('tokens');
-    const cached = this.counts.get(key);
-    if (cached && cached.stamp === stamp && now < cached.validUntil && now >= cached.computedAt) return { total: cached.total, onWorker: false };
-    // Up to countInlineLimit matches are counted right here (bounded work); a broader count, or one whose every row is
-    // costly, goes to the worker thread.
-    const bounded = offWorker
-      ? this.countInlineLimit
-      : (statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM tokens t WHERE ${where} LIMIT ?)`).get(...params, this.countInlineLimit) as { n: number }).n;
-    const onWorker = bounded >= this.countInlineLimit;
-    const total = !onWorker
-      ? bounded
-      : await this.counter.count(this.model.path, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`, params).catch(
-          // Without a worker (it failed to start or died), count here rather than fail the search.
-          () => (statement(this.model.database, `SELECT COUNT(*) AS n FROM tokens t WHERE ${where}`).get(...params) as { n: number }).n,
-        );
-    if (this.model.changeStamp('tokens') !== stamp) return { total, onWorker };
-    const next = statement(db, 'SELECT MIN(expires_at_ms) AS at FROM tokens WHERE expires_at_ms > ?').get(now) as { at: number | null };
-    if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
-    this.counts.set(key, { stamp, computedAt: now, validUntil: next.at ?? Number.POSITIVE_INFINITY, total });
-    return { total, onWorker };
-  }
-
-  /** A term is selective when it matches fewer than SELECTIVE_LIMIT index entries; counting stops there, so it is cheap. */
-  private selective(db: SqliteDatabase, tenantId: string, lookup: TermLookup): boolean {
-    if (this.selectiveLimit <= 0) return false;
-    // Whether a term is selective changes only as tokens change; the answer is a plan hint, so a stale one is harmless.
-    const key = `${tenantId}\u0000${JSON.stringify(lookup)}`;
-    const stamp = this.model.changeStamp('tokens');
-    if (stamp - this.selectivityStamp > SELECTIVITY_REFRESH) {
-      this.selectivity.clear();
-      this.selectivityStamp = stamp;
-    }
-    const known = this.selectivity.get(key);
-    if (known !== undefined) return known;
-    const row = (
-      'value' in lookup
-        ? statement(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = ? AND value = ? LIMIT ?)`).get(
-            tenantId,
-            lookup.field,
-            lookup.value,
-            this.selectiveLimit,
-          )
-        : statement(
-            db,
-            `SELECT COUNT(*) AS n FROM (SELECT 1 FROM token_terms WHERE tenant_id = ? AND field = 'container' AND value >= ? AND value < ? LIMIT ?)`,
-          ).get(tenantId, lookup.from, lookup.to, this.selectiveLimit)
-    ) as { n: number };
-    const selective = row.n < this.selectiveLimit;
-    if (this.selectivity.size >= COUNT_CACHE_SIZE) this.selectivity.delete(this.selectivity.keys().next().value!);
-    this.selectivity.set(key, selective);
-    return selective;
-  }
-
   async expired(now: number, limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
     return statementsFor(this.model.database).expired.all(now, limit) as Array<{ id: string; tenant_id: string }>;
   }
 
-  /** Cardinalities of the bitmaps; with the SQL engine one pass over every token, on the worker thread (here only when the worker is unavailable). */
+  /** Cardinalities of the bitmaps. */
   async countByType(now: number): Promise<Record<string, number>> {
-    if (this.bitmaps) {
-      await this.bitmapsBuilt();
-      return this.bitmaps.current().countByType(now);
-    }
-    const sql = 'SELECT type, COUNT(*) AS n FROM tokens WHERE expires_at_ms IS NULL OR expires_at_ms > ? GROUP BY type';
-    const here = () => statement(this.model.database, sql).all(now) as Array<{ type: string; n: number }>;
-    const rows = await this.counter.rows<{ type: string; n: number }>(this.model.path, sql, [now]).catch(here);
-    return Object.fromEntries(rows.map((row) => [row.type, row.n]));
-  }
-}
-
-/** How many terms (leaves) a query has. */
-function leavesOf(node: QueryNode): number {
-  switch (node.kind) {
-    case 'and':
-    case 'or':
-      return node.children.reduce((sum, child) => sum + leavesOf(child), 0);
-    case 'not':
-      return leavesOf(node.child);
-    default:
-      return 1;
+    await this.bitmapsBuilt();
+    return this.bitmaps.current().countByType(now);
   }
 }

@@ -10,7 +10,6 @@
 import { RoaringBitmap32 } from 'roaring';
 import { DATA_SEARCHABLE_TYPES, lowerBound, type QueryNode } from '@vault/domain';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
-import { prefixUpperBound } from './sqlite-token-sql';
 
 /** A container, metadata pair or data hash with at least this many tokens is kept in memory. */
 export const BROAD_POSTING = 128;
@@ -46,6 +45,9 @@ export interface TokenRowColumns {
 }
 
 const termKey = (field: string, value: string) => `${field}\u0000${value}`;
+
+/** The smallest string greater than every string that starts with `prefix` (a range scan on an index). */
+const prefixUpperBound = (prefix: string): string => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 /** Growable per-row columns, indexed by rowid. */
 class Columns {
