@@ -1,4 +1,4 @@
-// Access rules (API.md "Authentication and applications"): which rule applies to a token for an operation, and what
+// Access rules, part of every application's settings: which rule applies to a token for an operation, and what
 // its transform leaves of the token's data in a response.
 import { FieldErrorCollector } from '../shared/errors';
 import { isTokenPermission } from '../permissions/permission-catalogue';

@@ -1,16 +1,13 @@
-// The access policy (API.md "What a write may reveal"): the one owner of every rule that decides what a caller may see
-// of a token or learn by writing to it. Reads, searches, creates (deduplication), updates and deletes all ask here.
+// The access policy of single-token operations: the one owner of every rule that decides what a caller may see of a
+// token or learn by writing to it (what a write may reveal). Reads, searches, creates (deduplication), updates and
+// deletes ask here; a handler never picks a rule itself.
 import type { QueryNode } from '../search/query.ast';
-import { forbidden } from '../shared/errors';
+import { forbidden, notFound } from '../shared/errors';
 import { isTokenPermission, PERMISSIONS } from '../permissions/permission-catalogue';
-import { allowedContainers, selectRule, type AccessRule, type AccessTransform } from './access-rules';
+import { allowedContainers, selectRule, type AccessRule } from './access-rules';
+import { revealsMoreThan, type UseInsight } from './use-insight';
 import type { TokenDraft } from '../tokens/token-prepare';
-import { tokenTypeRules, type JsonValue, type TokenType } from '../tokens/token-types';
-
-/** How much of a token's data a view shows: no rule < redact < mask < reveal. */
-type Insight = AccessTransform | 'none';
-
-const RANK: Record<Insight, number> = { none: 0, redact: 1, mask: 2, reveal: 3 };
+import { tokenTypeRules, type TokenType } from '../tokens/token-types';
 
 /**
  * The permissions under which a caller can learn something of a token's data: every token permission but
@@ -19,13 +16,37 @@ const RANK: Record<Insight, number> = { none: 0, redact: 1, mask: 2, reveal: 3 }
  */
 const DATA_PERMISSIONS = PERMISSIONS.map((p) => p.type).filter((type) => isTokenPermission(type) && type !== 'token:delete');
 
-const revealsMore = (a: Insight, b: Insight): boolean => RANK[a] > RANK[b];
+/**
+ * The rule a caller acts under on an existing token (a read, an update, a delete, a search result). A token no rule
+ * covers does not exist for the caller: it is answered as a missing one is (404), so neither tells the other apart.
+ */
+export const ruleFor = (rules: readonly AccessRule[], token: { containers: readonly string[] } | null, permission: string): AccessRule => {
+  const rule = token && selectRule(rules, token.containers, permission);
+  if (!rule) throw notFound('Token');
+  return rule;
+};
+
+/** Why a token may not be put in these containers: the caller knows the containers it asked for, so this is a 403. */
+const PLACING_REFUSED = {
+  'token:create': "No access rule of this application grants token:create on the token's containers.",
+  'token:update': "No access rule of this application grants token:update on the token's new containers.",
+} as const;
+
+/**
+ * The rule a caller puts a token in `containers` under: token:create for a new token, token:update for where an update
+ * leaves it (which also shows the answer). Without one, 403.
+ */
+export const ruleToPlace = (rules: readonly AccessRule[], containers: readonly string[], permission: keyof typeof PLACING_REFUSED): AccessRule => {
+  const rule = selectRule(rules, containers, permission);
+  if (!rule) throw forbidden(PLACING_REFUSED[permission]);
+  return rule;
+};
 
 /**
  * What each of the caller's operations shows of a token in these containers: per permission, the transform of the rule
  * that applies (`none` where no rule does). A write may never raise any of them (container moves).
  */
-export const insightInto = (rules: readonly AccessRule[], containers: readonly string[]): Record<string, Insight> =>
+export const insightInto = (rules: readonly AccessRule[], containers: readonly string[]): Record<string, UseInsight> =>
   Object.fromEntries(DATA_PERMISSIONS.map((permission) => [permission, selectRule(rules, containers, permission)?.transform ?? 'none']));
 
 /**
@@ -114,69 +135,11 @@ export const assertMoveRevealsNoMore = (
   if (patch.data !== undefined || patch.containers === undefined) return;
   const was = insightInto(rules, before);
   const will = insightInto(rules, after);
-  const raised = DATA_PERMISSIONS.find((permission) => revealsMore(will[permission], was[permission]));
+  const raised = DATA_PERMISSIONS.find((permission) => revealsMoreThan(will[permission], was[permission]));
   if (raised) {
     throw forbidden(
       `Moving this token to these containers without new data would let this application's ${raised} rule show it as ` +
         `${will[raised]} instead of ${was[raised]}; containers cannot be changed this way.`,
     );
   }
-};
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-/** Unicode-normalised and case-folded (upper then lower: `ß` and `SS`, `ı` and `I` fold alike), one character a slot. */
-const folded = (text: string): string[] => [...text.normalize('NFKC').toUpperCase().toLowerCase()];
-
-/** How often each character of `texts` that `counts` accepts occurs. */
-const characterCounts = (texts: readonly string[], counts: (char: string) => boolean): Map<string, number> => {
-  const found = new Map<string, number>();
-  for (const text of texts) for (const char of folded(text)) if (counts(char)) found.set(char, (found.get(char) ?? 0) + 1);
-  return found;
-};
-
-/** What a token's data is made of: the string itself, or every primitive leaf of JSON data (and its keys, if asked). */
-const dataParts = (data: JsonValue, withKeys: boolean): string[] => {
-  const parts: string[] = [];
-  const pending: JsonValue[] = [data];
-  while (pending.length > 0) {
-    const value = pending.pop()!;
-    if (value === null) continue;
-    if (Array.isArray(value)) pending.push(...value);
-    else if (typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (withKeys) parts.push(key);
-        pending.push(item);
-      }
-    } else parts.push(String(value));
-  }
-  return parts;
-};
-
-/**
- * Whether an evaluated mask shows all of the data: every letter and digit of the data appears in the mask at least as
- * often, in any order and whatever is between them (`{{ data }}`, `{{ data | remove: '-' }}`, reversed, interleaved,
- * in another case, each value of JSON data in a row). For JSON, all the values shown is the whole data, and so are all
- * the keys and values together (data can sit in keys). Data with no letter or digit is judged by all its characters
- * but spaces.
- */
-export const maskRevealsData = (masked: string, data: JsonValue): boolean =>
-  showsAll(masked, dataParts(data, false)) || showsAll(masked, dataParts(data, true));
-
-const showsAll = (masked: string, parts: readonly string[]): boolean => {
-  const alphanumeric = parts.some((part) => folded(part).some((char) => LETTER_OR_DIGIT.test(char)));
-  const counts = alphanumeric ? (char: string) => LETTER_OR_DIGIT.test(char) : (char: string) => char.trim() !== '';
-  // Spent as the data's characters are met: the first one the mask does not hold answers.
-  const available = characterCounts([masked], counts);
-  let any = false;
-  for (const part of parts) {
-    for (const char of folded(part)) {
-      if (!counts(char)) continue;
-      any = true;
-      const left = available.get(char) ?? 0;
-      if (left === 0) return false;
-      available.set(char, left - 1);
-    }
-  }
-  return any;
 };

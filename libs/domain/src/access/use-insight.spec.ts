@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/errors';
 import { planDetokenize } from '../detokenize/detokenize.plan';
-import { assertShapingRevealed, cappedTransform, leastInsight, SHAPING_NEEDS_REVEAL_MESSAGE, type UseInsight } from './use-insight';
+import type { AccessRule } from './access-rules';
+import { assertShapingRevealed, cappedTransform, detokenizeAccess, leastInsight, SHAPING_NEEDS_REVEAL_MESSAGE, type UseInsight } from './use-insight';
 
 const CARD_ID = 'b0b0b0b0-0000-4000-8000-000000000001';
 const SSN_ID = 'c1c1c1c1-0000-4000-8000-000000000002';
@@ -61,5 +62,25 @@ describe('leastInsight and cappedTransform', () => {
     ['reveal', 'none', 'redact'],
   ] as const)('shows a %s rule capped at %s as %s', (rule, cap, shown) => {
     expect(cappedTransform(rule, cap)).toBe(shown);
+  });
+});
+
+describe('detokenizeAccess: how a detokenization hands a token over', () => {
+  const rules: AccessRule[] = [
+    { priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read', 'token:use'] },
+    { priority: 2, container: '/ops/', transform: 'redact', permissions: ['token:use'] },
+  ];
+
+  it.each([
+    ['a read, under the read rule', ['/pci/'], 'token:read', { shown: 'mask', read: 'mask' }],
+    ['a use, whole: the data goes to the code', ['/pci/'], 'token:use', { shown: 'reveal', read: 'mask' }],
+    ['a use without a read rule, whose read is none', ['/ops/'], 'token:use', { shown: 'reveal', read: 'none' }],
+  ] as const)('%s', (_title, containers, permission, access) => {
+    expect(detokenizeAccess(rules, containers, permission)).toEqual(access);
+  });
+
+  it('is null when no rule for the permission covers the token: it is as missing as an unknown one', () => {
+    expect(detokenizeAccess(rules, ['/ops/'], 'token:read')).toBeNull();
+    expect(detokenizeAccess(rules, ['/hr/'], 'token:use')).toBeNull();
   });
 });

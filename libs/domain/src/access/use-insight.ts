@@ -1,9 +1,9 @@
-// Reactor args (`token:use`, API.md "What a write may reveal"): the code sees the data, but what comes back to the
+// What a detokenization hands over, and reactor args (`token:use`): the code sees the data, but what comes back to the
 // caller must show no more of it than the caller's own token:read rule does. So a caller without `reveal` may only hand
 // a token over whole (no filters, not spliced into a longer string), and tokens made from the result are capped at the
 // least revealing read rule over the tokens the args used.
 import { DomainError, fieldErrorsOf } from '../shared/errors';
-import type { AccessTransform } from './access-rules';
+import { selectRule, type AccessRule, type AccessTransform } from './access-rules';
 import type { DetokenizePlan } from '../detokenize/detokenize.plan';
 
 /** How much of a token's data a caller's rule shows: no rule < redact < mask < reveal. */
@@ -24,6 +24,30 @@ export const leastInsight = (insights: Iterable<UseInsight>): UseInsight | null 
 export const cappedTransform = (rule: UseInsight, cap: UseInsight): AccessTransform => {
   const shown = revealsMoreThan(rule, cap) ? cap : rule;
   return shown === 'none' ? 'redact' : shown;
+};
+
+/** How a detokenization hands a token over, and what the caller's token:read rule shows of it (`none` without one). */
+export interface DetokenizeAccess {
+  shown: AccessTransform;
+  read: UseInsight;
+}
+
+/**
+ * How POST /detokenize (`token:read`) or a reactor's args (`token:use`) hand a token in `containers` over: null when no
+ * rule for `permission` covers it (it is then as missing as an unknown token), else under the rule's transform, or whole
+ * for a use (the data goes to the code, never straight back to the caller). `read` caps what may flow back.
+ */
+export const detokenizeAccess = (
+  rules: readonly AccessRule[],
+  containers: readonly string[],
+  permission: 'token:read' | 'token:use',
+): DetokenizeAccess | null => {
+  const rule = selectRule(rules, containers, permission);
+  if (!rule) return null;
+  return {
+    shown: permission === 'token:use' ? 'reveal' : rule.transform,
+    read: selectRule(rules, containers, 'token:read')?.transform ?? 'none',
+  };
 };
 
 export const SHAPING_NEEDS_REVEAL_MESSAGE =

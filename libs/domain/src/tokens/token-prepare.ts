@@ -1,6 +1,6 @@
 // Evaluates a validated token's expressions: everything the application layer then hashes or encrypts.
 import { FieldErrorCollector } from '../shared/errors';
-import { maskRevealsData } from '../access/token-access.policy';
+import { maskRevealsData } from '../access/mask-reveals-data';
 import type { ExpressionEngine } from './expression-engine';
 import type { EncryptedData } from './sealed-data';
 import type { TokenContent } from './token.events';
