@@ -5,11 +5,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
 import { auditStream, type AccessRecordedData, type AccessRule, type AccessTransform } from '@vault/domain';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../testing/embedded';
-import { DetokenizeHandler, DetokenizeQuery } from '../use-cases/tokenize';
-import { CreateTokenCommand, CreateTokenHandler, GetTokenHandler, GetTokenQuery, SearchTokensHandler, SearchTokensQuery } from '../use-cases/tokens';
-import type { Caller } from '../use-cases/use-case';
-import { failAuditAppends, interceptAppends, type InterceptedStore } from './event-store.fixtures';
+import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { DetokenizeHandler, DetokenizeQuery } from '../tokenize/tokenize';
+import { CreateTokenCommand, CreateTokenHandler, GetTokenHandler, GetTokenQuery, SearchTokensHandler, SearchTokensQuery } from '../tokens/create-token';
+import type { Caller } from '../shared/use-case';
+import { failAuditAppends, interceptAppends, type InterceptedStore } from '../../../../test/support/intercepted-event-store';
 import { AccessNotRecordedError, GroupCommitAccessLog } from './group-commit-access-log';
 
 const ALL = ['token:create', 'token:read', 'token:search'];

@@ -2,8 +2,8 @@
 // and clock, and what was accessed (ids, counts and fixed texts only).
 import type { AccessRecordedData } from '@vault/domain';
 import type { AccessLog } from '../ports/access-log';
-import { actorOf } from '../use-cases/principal';
-import type { Caller } from '../use-cases/use-case';
+import { actorOf } from '../authentication/principal';
+import type { Caller } from '../shared/use-case';
 
 export type Access = Omit<AccessRecordedData, 'tenant_id' | 'created_at'>;
 

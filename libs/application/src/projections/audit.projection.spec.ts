@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { auditTable, applicationsTable, SqliteAuditReadModel } from '@vault/adapters';
 import { auditStream, DomainError, type AccessRecordedData, type EventMetadata } from '@vault/domain';
-import { openEmbedded, type Embedded } from '../testing/embedded';
+import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
 import type { EventToAppend } from '../ports/event-store';
-import { ListAuditLogHandler, ListAuditLogQuery } from '../use-cases/audit-log';
-import type { Caller } from '../use-cases/use-case';
+import { ListAuditLogHandler, ListAuditLogQuery } from '../audit/list-audit-log';
+import type { Caller } from '../shared/use-case';
 import { applicationsProjection } from './applications.projection';
 import { auditProjection } from './audit.projection';
 

@@ -6,7 +6,7 @@
 // and is idempotent (destroying a missing key is not an error), so neither a crash after the delete is durable nor a
 // failing key store can leave a deleted token's or reactor's key behind.
 import { tokenKey, type ReactorDeletedData, type TenantDeleted, type TokenDeletedData } from '@vault/domain';
-import { formulaKeyId } from '../commands/sealed-formula-content';
+import { formulaKeyId } from '../reactor-formulas/sealing/sealed-formula-content';
 import type { RecordedEvent } from '../ports/event-store';
 import type { Projection } from './projection';
 

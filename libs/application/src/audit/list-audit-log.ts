@@ -1,7 +1,7 @@
 // GET /logs: the caller's tenant's audit entries, newest first, filtered by entity and time.
 import { readAuditLogFilter, type AuditEntry, type AuditLogParams } from '@vault/domain';
 import type { AuditReadModel, Page, PageRequest } from '../ports/read-models';
-import { Caller, UseCaseHandler, VaultQuery } from './use-case';
+import { Caller, UseCaseHandler, VaultQuery } from '../shared/use-case';
 
 export class ListAuditLogQuery extends VaultQuery<Page<AuditEntry>> {
   constructor(

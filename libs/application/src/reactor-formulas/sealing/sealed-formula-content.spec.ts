@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { AesGcmTokenCrypto, SqliteEventStore, SqliteKeyStore } from '@vault/adapters';
 import { DomainError, formulaStream, reactorFormulaDecider, type EventMetadata, type ReactorFormulaEvent, type ValidFormulaInput } from '@vault/domain';
 import { aFormulaInput, formulaCreated } from '@vault/domain/reactor-formulas/reactor-formula.builders';
-import type { EventToAppend, RecordedEvent } from '../ports/event-store';
+import type { EventToAppend, RecordedEvent } from '../../ports/event-store';
 import { formulaKeyId, SEALED_FORMULA_FIELD, SealedFormulaContentEventStore } from './sealed-formula-content';
 
 describe('SealedFormulaContentEventStore', () => {

@@ -5,11 +5,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
 import { DomainError, TOKEN_NOT_FOUND_MESSAGE, type AccessRule, type AccessTransform } from '@vault/domain';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../testing/embedded';
-import type { TokenView } from './token-view';
+import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import type { TokenView } from '../tokens/token-view';
 import { DetokenizeHandler, DetokenizeQuery, TokenizeCommand, TokenizeHandler } from './tokenize';
-import { CreateTokenCommand, CreateTokenHandler } from './tokens';
-import type { Caller } from './use-case';
+import { CreateTokenCommand, CreateTokenHandler } from '../tokens/create-token';
+import type { Caller } from '../shared/use-case';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
 const rule = (priority: number, container: string, transform: AccessTransform, ...permissions: string[]): AccessRule => ({

@@ -13,7 +13,7 @@ import {
 import type { CommandRunner } from '../commands/command-runner';
 import type { ApplicationDocument, ApplicationReadModel, Page, PageRequest } from '../ports/read-models';
 import type { ApiKeys, IdGenerator } from '../ports/system';
-import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
+import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from '../shared/use-case';
 
 export type ApplicationView = Omit<ApplicationDocument, 'key_hash' | 'modified_by' | 'modified_at'> & {
   modified_by?: string;

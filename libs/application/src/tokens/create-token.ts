@@ -10,8 +10,8 @@ import type { Page } from '../ports/read-models';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
 import { openSealed, toTokenView, TokenView } from './token-view';
-import { awaitShredding, type KeyShredding } from './key-shredding';
-import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
+import { awaitShredding, type KeyShredding } from '../commands/await-shredding';
+import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from '../shared/use-case';
 
 export interface CreatedToken {
   token: TokenView;
@@ -91,7 +91,7 @@ export class SearchTokensQuery extends VaultQuery<Page<TokenView>> {
  * succeeds, so a crash or a failing key store never leaves a deleted token's key behind for good. A delete answers
  * once the shredder has passed its event, or after `timeoutMs` with X-Projection-Pending.
  */
-export type { KeyShredding } from './key-shredding';
+export type { KeyShredding } from '../commands/await-shredding';
 
 export class CreateTokenHandler implements UseCaseHandler<CreateTokenCommand> {
   constructor(

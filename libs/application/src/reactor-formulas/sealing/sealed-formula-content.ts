@@ -13,7 +13,7 @@
 // keep the settings' names and types in plaintext too), not its secrets; and sealed (base64 adds a third), a formula at
 // every limit would append 7.6 MB instead of 5.7 MB, beyond the headroom docker-compose.yml gives EventStoreDB.
 import type { EncryptedData } from '@vault/domain';
-import type { TokenCrypto } from '../ports/token-crypto';
+import type { TokenCrypto } from '../../ports/token-crypto';
 import type {
   AppendResult,
   EventStore,
@@ -24,8 +24,8 @@ import type {
   StreamAppend,
   SubscribeOptions,
   Subscription,
-} from '../ports/event-store';
-import { isShredded } from './sealed-token-index';
+} from '../../ports/event-store';
+import { isShredded } from '../../tokens/sealing/sealed-token-index';
 
 /** The formula events whose data carries the whole formula (ReactorFormulaFields). */
 const SEALED_EVENT_TYPES: ReadonlySet<string> = new Set(['ReactorFormulaCreated', 'ReactorFormulaUpdated']);

@@ -6,9 +6,9 @@ import type { AccessRule, AccessTransform, EncryptedData, SealPurpose, TokenType
 import type { TokenCrypto } from '../ports/token-crypto';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../testing/embedded';
-import { CreateTokenCommand, CreateTokenHandler, GetTokenHandler, GetTokenQuery } from './tokens';
-import type { Caller } from './use-case';
+import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { CreateTokenCommand, CreateTokenHandler, GetTokenHandler, GetTokenQuery } from './create-token';
+import type { Caller } from '../shared/use-case';
 
 /** The real crypto, counting the envelopes it opens. */
 class CountingCrypto implements TokenCrypto {

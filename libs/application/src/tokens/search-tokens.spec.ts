@@ -14,10 +14,10 @@ import type { AccessRule, AccessTransform, QueryNode } from '@vault/domain';
 import type { TokenSearchRequest } from '../ports/token-search-index';
 import type { Page } from '../ports/read-models';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../testing/embedded';
+import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
 import type { TokenView } from './token-view';
-import { CreateTokenCommand, CreateTokenHandler, SearchTokensHandler, SearchTokensQuery } from './tokens';
-import type { Caller } from './use-case';
+import { CreateTokenCommand, CreateTokenHandler, SearchTokensHandler, SearchTokensQuery } from './create-token';
+import type { Caller } from '../shared/use-case';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
 /** The real embedded index, remembering what it was asked. */

@@ -15,11 +15,11 @@ import {
 import { DomainError, formulaStream, reactorFormulaDecider, type AccessRule, type RequestParameterElement } from '@vault/domain';
 import type { ReactorRequest, ReactorResult, ReactorRuntime } from '../ports/reactor-runtime';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../testing/embedded';
+import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
 import { ReactCommand, ReactHandler } from './react';
-import { CreateReactorCommand, CreateReactorHandler } from './reactors';
-import { DetokenizeHandler, TokenizeCommand, TokenizeHandler } from './tokenize';
-import type { Caller } from './use-case';
+import { CreateReactorCommand, CreateReactorHandler } from './create-reactor';
+import { DetokenizeHandler, TokenizeCommand, TokenizeHandler } from '../tokenize/tokenize';
+import type { Caller } from '../shared/use-case';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
 const SECRET = 'sk_live_4f9a0c1e7b';

@@ -11,8 +11,8 @@ import type { CommandRunner } from '../commands/command-runner';
 import type { EventStore } from '../ports/event-store';
 import type { TenantDocument, TenantReadModel } from '../ports/read-models';
 import type { ApiKeys, Clock, IdGenerator } from '../ports/system';
-import { runApplicationCommand } from './applications';
-import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
+import { runApplicationCommand } from '../applications/create-application';
+import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from '../shared/use-case';
 
 export interface CreatedTenant {
   tenant_id: string;

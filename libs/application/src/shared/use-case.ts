@@ -1,7 +1,7 @@
 // What every use case is given: a command or query object, dispatched on the CQRS buses to the one handler that does
 // the work. Framework-free on purpose: libs/nest registers the handlers with @nestjs/cqrs; tests call them directly.
 import type { CommandContext } from '@vault/domain';
-import { contextFor, type Principal } from './principal';
+import { contextFor, type Principal } from '../authentication/principal';
 
 /** A change, answered with `R`. The phantom `result` (never set) lets the bus's `execute` infer the answer's type. */
 export abstract class VaultCommand<R> {

@@ -6,9 +6,9 @@ import { assertCodeCompiles, type FormulaCodeChecker } from '../ports/formula-co
 import type { CommandRunner } from '../commands/command-runner';
 import type { FormulaListQuery, FormulaReadModel, Page } from '../ports/read-models';
 import type { Clock, IdGenerator } from '../ports/system';
-import type { FormulaReactors } from './reactors';
-import { awaitShredding, type KeyShredding } from './key-shredding';
-import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
+import type { FormulaReactors } from '../reactors/create-reactor';
+import { awaitShredding, type KeyShredding } from '../commands/await-shredding';
+import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from '../shared/use-case';
 
 /** A formula as the API shows it: modified_by/modified_at only once it has been modified. */
 export type FormulaView = Omit<ReactorFormula, 'tenant_id' | 'modified_by' | 'modified_at'> & {

@@ -12,11 +12,11 @@ import { type Access, recordAccess } from '../audit/record-access';
 import type { AccessLog } from '../ports/access-log';
 import type { EventStore, RecordedEvent } from '../ports/event-store';
 import type { ApplicationReadModel } from '../ports/read-models';
-import { principalOf } from './authenticator';
-import { openConfiguration, ReactorReferences } from './reactors';
-import { DetokenizeHandler, idOnlyCap, type OnBehalfOf, TokenizeCommand, TokenizeHandler } from './tokenize';
-import { inTurns } from './turns';
-import { Caller, UseCaseHandler, VaultCommand } from './use-case';
+import { principalOf } from '../authentication/authenticator';
+import { openConfiguration, ReactorReferences } from './create-reactor';
+import { DetokenizeHandler, idOnlyCap, type OnBehalfOf, TokenizeCommand, TokenizeHandler } from '../tokenize/tokenize';
+import { inTurns } from '../shared/turns';
+import { Caller, UseCaseHandler, VaultCommand } from '../shared/use-case';
 
 /**
  * The answer: the created (or deduplicated) tokens in the shape of the code's `tokenize`, and its `raw` as is. When the

@@ -9,10 +9,10 @@ import type { CommandRunner } from '../commands/command-runner';
 import type { AccessLog } from '../ports/access-log';
 import type { IdGenerator } from '../ports/system';
 import type { TokenSearchIndex } from '../ports/token-search-index';
-import { openSealed, toTokenView, TokenView } from './token-view';
-import { activeToken, createTokenCommand, DuplicateView, findDuplicateView, tokenFingerprint } from './tokens';
-import { inTurns, nextTurn } from './turns';
-import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
+import { openSealed, toTokenView, TokenView } from '../tokens/token-view';
+import { activeToken, createTokenCommand, DuplicateView, findDuplicateView, tokenFingerprint } from '../tokens/create-token';
+import { inTurns, nextTurn } from '../shared/turns';
+import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from '../shared/use-case';
 
 /**
  * A reactor's `tokenize` (react.ts): `caller` tokenizes (the reactor's application, or the invoking caller), but the

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AesGcmTokenCrypto, SqliteEventStore, SqliteKeyStore } from '@vault/adapters';
 import { DomainError, type EventMetadata } from '@vault/domain';
-import type { EventToAppend, RecordedEvent } from '../ports/event-store';
+import type { EventToAppend, RecordedEvent } from '../../ports/event-store';
 import { SEALED_INDEX_FIELD, SealedTokenIndexEventStore } from './sealed-token-index';
 
 describe('SealedTokenIndexEventStore', () => {

@@ -16,10 +16,10 @@ import { DataKeyUnavailableError, DomainError, formulaStream, reactorFormulaDeci
 import type { ProjectionWaiter } from '../projections/projector';
 import { formulasProjection } from '../projections/formulas.projection';
 import { reactorsProjection } from '../projections/reactors.projection';
-import { openEmbedded, type Embedded } from '../testing/embedded';
-import { UpdateReactorFormulaCommand, UpdateReactorFormulaHandler } from './formulas';
-import { CreateReactorCommand, CreateReactorHandler, FormulaReactors, GetReactorHandler, GetReactorQuery } from './reactors';
-import type { Caller } from './use-case';
+import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { UpdateReactorFormulaCommand, UpdateReactorFormulaHandler } from '../reactor-formulas/create-reactor-formula';
+import { CreateReactorCommand, CreateReactorHandler, FormulaReactors, GetReactorHandler, GetReactorQuery } from './create-reactor';
+import type { Caller } from '../shared/use-case';
 
 const SECRET = 'sk_live_4f9a0c1e7b';
 const CONFIGURATION = [

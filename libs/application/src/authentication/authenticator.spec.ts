@@ -15,7 +15,7 @@ import {
 import { ApplicationInput, DomainError, tenantDecider, tenantStream } from '@vault/domain';
 import { applicationsProjection } from '../projections/applications.projection';
 import { tenantsProjection } from '../projections/tenants.projection';
-import { openEmbedded, operatorContext, type Embedded } from '../testing/embedded';
+import { openEmbedded, operatorContext, type Embedded } from '../../../../test/support/embedded-stores';
 import {
   CreateApplicationCommand,
   CreateApplicationHandler,
@@ -25,11 +25,11 @@ import {
   RegenerateApplicationKeyHandler,
   UpdateApplicationCommand,
   UpdateApplicationHandler,
-} from './applications';
+} from '../applications/create-application';
 import { Authenticator } from './authenticator';
 import type { Principal } from './principal';
-import { CreateTenantCommand, CreateTenantHandler, DeleteTenantCommand, DeleteTenantHandler } from './tenants';
-import type { Caller } from './use-case';
+import { CreateTenantCommand, CreateTenantHandler, DeleteTenantCommand, DeleteTenantHandler } from '../tenants/create-tenant';
+import type { Caller } from '../shared/use-case';
 
 const PRIVATE: ApplicationInput = { name: 'billing', type: 'private', permissions: ['token:read', 'token:search'] };
 const HOUR = 3_600_000;

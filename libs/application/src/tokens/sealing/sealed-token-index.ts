@@ -10,7 +10,7 @@
 // event, and the deletion that follows it removes the token from every read model. Events written before this sealing
 // existed carry the plaintext fields and pass through unchanged.
 import { DataKeyUnavailableError, DomainError, notFound, TENANT_STREAM_PREFIX, tokenStream, type EncryptedData } from '@vault/domain';
-import type { TokenCrypto } from '../ports/token-crypto';
+import type { TokenCrypto } from '../../ports/token-crypto';
 import type {
   AppendResult,
   EventStore,
@@ -21,7 +21,7 @@ import type {
   StreamAppend,
   SubscribeOptions,
   Subscription,
-} from '../ports/event-store';
+} from '../../ports/event-store';
 
 /** The token events whose data carries a fingerprint and search hashes (TokenContent). */
 const SEALED_EVENT_TYPES: ReadonlySet<string> = new Set(['TokenCreated', 'TokenUpdated']);

@@ -16,9 +16,9 @@ import type { FormulaReadModel, Page, ReactorListQuery, ReactorOfFormulaDocument
 import type { IdGenerator } from '../ports/system';
 import { reactorKeyId } from '../projections/key-shredding.projection';
 import type { ProjectionWaiter } from '../projections/projector';
-import { FormulaView, toFormulaView } from './formulas';
-import { awaitShredding, type KeyShredding } from './key-shredding';
-import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from './use-case';
+import { FormulaView, toFormulaView } from '../reactor-formulas/create-reactor-formula';
+import { awaitShredding, type KeyShredding } from '../commands/await-shredding';
+import { Caller, contextOf, UseCaseHandler, VaultCommand, VaultQuery } from '../shared/use-case';
 
 /** A reactor as the API shows it (API.md "Reactors"): its configuration opened, its formula as it is now. */
 export interface ReactorView {
