@@ -16,7 +16,7 @@ import {
   MAX_REQUEST_PARAMETERS,
   validateFormulaInput,
 } from '@vault/domain';
-import { pngIcon } from '@vault/domain/reactor-formulas/formula-icon.fixtures';
+import { pngIcon } from '@vault/domain/reactor-formulas/formula-icon.builders';
 import type { EventToAppend } from '@vault/application';
 
 /** U+0001: one code point for the length limits, `\u0001` (six bytes) once serialised as JSON. */

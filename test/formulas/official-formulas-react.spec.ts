@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImportOfficialFormulaCommand } from '@vault/application';
-import { startLocalHttpServer, type LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
+import { startLocalHttpServer, type LocalHttpServer } from '../support/local-http-server';
 import { VaultBus } from '@vault/nest';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 

@@ -16,7 +16,7 @@ import {
 } from '@vault/application';
 import type { ReadModels } from '@vault/nest';
 import { HealthController } from '../../apps/api/src/health/health.controller';
-import { ByteOffsetEventStore } from './byte-offset-event-store';
+import { ByteOffsetEventStore } from '../support/byte-offset-event-store';
 
 const WRITTEN_AT = new Date('2024-05-01T10:00:00.000Z');
 const silent = { info: () => undefined, error: () => undefined };

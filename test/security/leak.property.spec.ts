@@ -43,7 +43,7 @@
 // features out (to find counterexamples other than a known one being fixed); VAULT_LEAK_INVARIANT_ONLY=1 fails a run on
 // the leak invariant and 5xx only, not on predicted statuses and answers.
 import fc from 'fast-check';
-import type { LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
+import type { LocalHttpServer } from '../support/local-http-server';
 import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 import { withoutIdsAndTimes } from '../support/random-parts';
 import { appsArb } from './leak/arbitraries';

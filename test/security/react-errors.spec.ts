@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ImportOfficialFormulaCommand } from '@vault/application';
-import { startLocalHttpServer, type LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
+import { startLocalHttpServer, type LocalHttpServer } from '../support/local-http-server';
 import { VaultBus } from '@vault/nest';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 

@@ -2,7 +2,7 @@
 // survive into the next invocation, a flood of invocations, and the fetch bridge's refusals. Each fault is a 422 with
 // errors.reactor (or a 503 with Retry-After when the queue is full), and the service keeps answering other requests.
 import { randomUUID } from 'node:crypto';
-import { startLocalHttpServer, type LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
+import { startLocalHttpServer, type LocalHttpServer } from '../support/local-http-server';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 
 const ALL = ['token:create', 'token:read', 'token:use'];

@@ -1,4 +1,4 @@
-// What a data dir holds on disk and with which modes, for the owner-only checks of API.md ("What may be stored where").
+// What a data dir holds on disk and with which modes, for the checks that every stored file is owner-only.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 

@@ -4,7 +4,7 @@
 // destination that echoes them, and optionally tokenizes them. That is what a careless or hostile formula does; "What
 // flows back" is the vault's backstop against it. The same code runs here, in Node, to predict the outcome where
 // nothing needs replacing.
-import { startLocalHttpServer, type LocalHttpServer } from '@vault/adapters/sandbox/local-http-server.fixtures';
+import { startLocalHttpServer, type LocalHttpServer } from '../../support/local-http-server';
 
 export const ENCODINGS = [
   'as_is',

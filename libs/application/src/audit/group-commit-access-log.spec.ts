@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@vault/adapters';
 import { auditStream, DomainError, type AccessRecordedData, type Actor } from '@vault/domain';
 import { runWithRequestContext } from '../request-context';
-import { tempDataDir } from '../testing/embedded';
-import { failAuditAppends, interceptAppends, type InterceptedStore } from './event-store.fixtures';
+import { tempDataDir } from '../../../../test/support/embedded-stores';
+import { failAuditAppends, interceptAppends, type InterceptedStore } from '../../../../test/support/intercepted-event-store';
 import { AccessNotRecordedError, DEFAULT_GROUP_COMMIT, GroupCommitAccessLog } from './group-commit-access-log';
 
 const APP: Actor = { type: 'application', id: 'app-1' };

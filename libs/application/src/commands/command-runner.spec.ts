@@ -14,7 +14,7 @@ import {
   type StreamAppend,
 } from '../ports/event-store';
 import { runWithRequestContext, type RequestContext } from '../request-context';
-import { openEmbedded, operatorContext, type Embedded } from '../testing/embedded';
+import { openEmbedded, operatorContext, type Embedded } from '../../../../test/support/embedded-stores';
 
 /** A running total: each Add records the total it makes, so the stored events show which state it was decided on. */
 type CounterCommand = { type: 'Add'; by: number };

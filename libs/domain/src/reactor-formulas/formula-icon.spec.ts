@@ -1,4 +1,4 @@
-import { iconOf, jpegBytes, jpegIcon, pngBytes, pngIcon, withByte } from './formula-icon.fixtures';
+import { iconOf, jpegBytes, jpegIcon, pngBytes, pngIcon, withByte } from './formula-icon.builders';
 import { iconProblem } from './formula-icon';
 
 const MiB = 1024 * 1024;

@@ -1,4 +1,4 @@
-import { givenWhenThenFor } from '@vault/domain/testing/given-when-then';
+import { givenWhenThenFor } from '../../../../test/support/given-when-then';
 import {
   aFormulaInput,
   APP,

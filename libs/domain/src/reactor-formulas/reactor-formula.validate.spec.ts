@@ -1,5 +1,5 @@
 import { DomainError, type FieldErrors } from '../shared/errors';
-import { iconOf, jpegIcon, pngBytes, pngIcon } from './formula-icon.fixtures';
+import { iconOf, jpegIcon, pngBytes, pngIcon } from './formula-icon.builders';
 import {
   MAX_CONFIGURATION_ELEMENTS,
   MAX_ELEMENT_DESCRIPTION_LENGTH,

@@ -1,6 +1,6 @@
 // For specs: an EventStore that passes everything to a real one, but keeps each appendMany batch and can hold or fail
 // appends (all, or only those that touch an audit stream), so group commit and its failures can be watched.
-import type { AppendResult, EventStore, StreamAppend } from '../ports/event-store';
+import type { AppendResult, EventStore, StreamAppend } from '@vault/application/ports/event-store';
 
 export interface InterceptedStore extends EventStore {
   /** Every appendMany batch that reached the real store, in order. */

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore, SqliteReadModel, type SqliteCollection } from '@vault/adapters';
 import type { CommandContext } from '@vault/domain';
-import { CommandRunner } from '../commands/command-runner';
-import type { EventStore } from '../ports/event-store';
-import { ProjectionSet } from '../projections/apply-batch';
-import type { Projection } from '../projections/projection';
-import { Projector, type ProjectorLogger, type ProjectionWaiter } from '../projections/projector';
+import { CommandRunner } from '@vault/application/commands/command-runner';
+import type { EventStore } from '@vault/application/ports/event-store';
+import { ProjectionSet } from '@vault/application/projections/apply-batch';
+import type { Projection } from '@vault/application/projections/projection';
+import { Projector, type ProjectorLogger, type ProjectionWaiter } from '@vault/application/projections/projector';
 
 export interface LogLine {
   level: 'info' | 'error';

@@ -1,4 +1,4 @@
-import { DomainError } from '../shared/errors';
+import { DomainError } from '@vault/domain/shared/errors';
 import { givenWhenThenFor, type Decider } from './given-when-then';
 
 // A counter that refuses to go past 2: just enough rules to see the helper pass and fail.

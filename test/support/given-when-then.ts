@@ -1,11 +1,11 @@
 // given(events).when(command).then(events | error): a test reads as the rule it checks, for any decider.
-import { DomainError, type DomainErrorKind, type FieldErrors } from '../shared/errors';
-import type { Decider } from '../shared/decider';
-import type { CommandContext } from '../shared/events';
+import { DomainError, type DomainErrorKind, type FieldErrors } from '@vault/domain/shared/errors';
+import type { Decider } from '@vault/domain/shared/decider';
+import type { CommandContext } from '@vault/domain/shared/events';
 
 /**
- * The part of Jest's (or Vitest's) `expect` used here, read from the global at call time: the production build
- * compiles this file without the test runner's types, and a diff from the runner beats a hand-made one.
+ * The part of Jest's (or Vitest's) `expect` used here, read from the global at call time, so the helper binds to no
+ * test runner, and a failing case still shows the runner's own diff.
  */
 interface Matchers {
   toEqual(expected: unknown): void;
@@ -22,7 +22,7 @@ const expectFromRunner = (actual: unknown): Matchers => {
   return expect(actual);
 };
 
-export type { Decider } from '../shared/decider';
+export type { Decider } from '@vault/domain/shared/decider';
 
 /** The rejection a command should meet. `errors` is matched as a subset; `message` as a substring or pattern. */
 export interface ExpectedError {
