@@ -1,4 +1,5 @@
-// Token search queries: parse the Lucene-style text, write an AST back as text, evaluate it in memory.
+// Token search queries: parse the Lucene-style text, write an AST back as text, evaluate it in memory against the terms
+// a token gives (token-terms.ts), which every search adapter indexes.
 // query.arbitrary.ts is test support and deliberately not exported here.
 export * from './query.ast';
 export { QueryError } from './query.errors';
@@ -15,4 +16,5 @@ export {
 } from './query.fields';
 export { MAX_QUERY_DEPTH, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, parseQuery } from './query.parse';
 export { serializeQuery } from './query.serialize';
-export { evaluateQuery, type SearchableToken } from './query.evaluate';
+export { evaluateQuery } from './query.evaluate';
+export { TOKEN_TERMS, tokenTerms, type SearchableToken, type TermsOf, type TermsOfKind, type TokenTerms } from './token-terms';

@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import type { QueryNode, TermField } from './query.ast';
 import { MAX_INSTANT, MIN_INSTANT } from './query.dates';
-import type { SearchableToken } from './query.evaluate';
 import { DATE_FIELDS, isExactField, type SearchFieldKind, TERM_FIELDS } from './query.fields';
 import { MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from './query.parse';
 import { serializeQuery } from './query.serialize';
+import type { SearchableToken } from './token-terms';
 
 export const queryVocabulary = {
   ids: ['0b9e3f5c-6f3c-4f7e-9d1a-2c4b6a8e0f11', '7d2c1b0a-3e4f-4a5b-8c6d-9e0f1a2b3c4d'],
@@ -63,7 +63,7 @@ export const queryNodeArbitrary = (options: QueryArbitraryOptions = {}): fc.Arbi
   );
 };
 
-/** Tokens built from the same vocabulary as the queries, with every term and date field of SEARCH_FIELDS. */
+/** Token records built from the same vocabulary as the queries, with a value for every field of SEARCH_FIELDS. */
 export const searchableTokenArbitrary = (): fc.Arbitrary<SearchableToken> => {
   const v = queryVocabulary;
   return fc
@@ -76,14 +76,17 @@ export const searchableTokenArbitrary = (): fc.Arbitrary<SearchableToken> => {
       created_by: fc.constantFrom(...v.applications),
       created_at: tokenInstant(),
       modification: fc.option(fc.record({ by: fc.constantFrom(...v.applications), at: tokenInstant() }), { nil: null }),
-      data_index: fc.uniqueArray(fc.constantFrom(...v.dataIndexes), { maxLength: 3 }),
+      search_hashes: fc.uniqueArray(fc.constantFrom(...v.dataIndexes), { maxLength: 3 }),
     })
-    .map(({ modification, ...token }) => ({
+    .map(({ modification, created_at, ...token }) => ({
       ...token,
+      created_at: iso(created_at),
       modified_by: modification?.by ?? null,
-      modified_at: modification?.at ?? null,
+      modified_at: modification === null ? null : iso(modification.at),
     }));
 };
+
+const iso = (instant: number): string => new Date(instant).toISOString();
 
 const countTerms = (node: QueryNode): number => {
   if (node.kind === 'and' || node.kind === 'or') {

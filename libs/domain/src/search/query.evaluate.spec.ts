@@ -1,6 +1,7 @@
-import type { SearchableToken } from './query.evaluate';
+import type { TokenType } from '../tokens/token-types';
 import { evaluateQuery } from './query.evaluate';
 import { parseQuery } from './query.parse';
+import type { SearchableToken } from './token-terms';
 
 const aToken = (overrides: Partial<SearchableToken> = {}): SearchableToken => ({
   id: '0b9e3f5c-6f3c-4f7e-9d1a-2c4b6a8e0f11',
@@ -8,11 +9,11 @@ const aToken = (overrides: Partial<SearchableToken> = {}): SearchableToken => ({
   fingerprint: '8FkQz3vP',
   containers: ['/pii/high/', '/archive/2024/'],
   metadata: { Customer: 'ACME Corp', region: 'eu' },
+  search_hashes: ['123-45-6789', '123456789', '6789'],
   created_by: 'app-one',
-  created_at: Date.parse('2024-01-31T23:59:59.999Z'),
+  created_at: '2024-01-31T23:59:59.999Z',
   modified_by: null,
   modified_at: null,
-  data_index: ['123-45-6789', '123456789', '6789'],
   ...overrides,
 });
 
@@ -81,9 +82,9 @@ describe('evaluateQuery on a modified card_number token', () => {
     aToken({
       type: 'card_number',
       containers: ['/pci/high/'],
-      data_index: ['4242'],
+      search_hashes: ['4242'],
       modified_by: 'App-Two',
-      modified_at: Date.parse('2024-02-29T12:30:00Z'),
+      modified_at: '2024-02-29T12:30:00.000Z',
     }),
     [
       ['data:4242', false],
@@ -97,12 +98,12 @@ describe('evaluateQuery on a modified card_number token', () => {
 });
 
 describe('evaluateQuery: data terms match only types that support data search', () => {
-  it.each([
+  it.each<[TokenType, boolean]>([
     ['token', true],
     ['employer_id_number', true],
     ['social_security_number', true],
     ['card_number', false],
   ])('data:abc-1 on a %s token', (type, expected) => {
-    expect(evaluateQuery(parseQuery('data:abc-1'), aToken({ type, data_index: ['AbC-1'] }))).toBe(expected);
+    expect(evaluateQuery(parseQuery('data:abc-1'), aToken({ type, search_hashes: ['AbC-1'] }))).toBe(expected);
   });
 });

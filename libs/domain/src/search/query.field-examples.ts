@@ -1,8 +1,8 @@
 // TEST SUPPORT ONLY (never exported from index.ts): for every field of SEARCH_FIELDS, a query that one token matches and
 // another does not. The domain's specs and each search adapter's run all of them, so a field added to the table is
 // parsed, evaluated and compiled by every engine before anything else is written for it.
-import type { SearchableToken } from './query.evaluate';
 import { isExactField, isFieldOfKind, SEARCH_FIELDS, type SearchField, type SearchFieldKind } from './query.fields';
+import { type SearchableToken, tokenTerms } from './token-terms';
 
 /** The token every example query matches. */
 export const matchingToken: SearchableToken = {
@@ -11,11 +11,11 @@ export const matchingToken: SearchableToken = {
   fingerprint: '8FkQz3vP',
   containers: ['/pii/high/'],
   metadata: { Customer: 'ACME' },
+  search_hashes: ['123-45-6789', '6789'],
   created_by: 'App-One',
-  created_at: Date.UTC(2024, 0, 15, 10),
+  created_at: '2024-01-15T10:00:00.000Z',
   modified_by: 'App-Two',
-  modified_at: Date.UTC(2024, 2, 1, 12),
-  data_index: ['123-45-6789', '6789'],
+  modified_at: '2024-03-01T12:00:00.000Z',
 };
 
 /** A token no example query matches: every value differs (an exact field's by case alone) or is unset. */
@@ -25,12 +25,12 @@ export const otherToken: SearchableToken = {
   fingerprint: '8fkqz3vp',
   containers: ['/pci/high/'],
   metadata: { customer: 'other' },
+  // The same hash as matchingToken's: a card number's data is never searched.
+  search_hashes: ['6789'],
   created_by: 'app-two',
-  created_at: Date.UTC(2024, 1, 1),
+  created_at: '2024-02-01T00:00:00.000Z',
   modified_by: null,
   modified_at: null,
-  // The same pattern as matchingToken's: a card number's data is never searched.
-  data_index: ['6789'],
 };
 
 export interface FieldExample {
@@ -46,15 +46,17 @@ const FIXED_QUERIES: Record<Exclude<SearchFieldKind, 'term' | 'date'>, string> =
   metadata: 'metadata.customer:acme',
 };
 
+const matchingTerms = tokenTerms(matchingToken);
+
 const exampleQuery = (field: SearchField): string => {
   if (isFieldOfKind(field, 'term')) {
-    const value = matchingToken[field];
+    const value = matchingTerms[field];
     if (value === null) throw new Error(`matchingToken must set ${field}`);
     // Case-insensitive fields are asked in upper case, so the example also shows they ignore case.
     return `${field}:"${isExactField(field) ? value : value.toUpperCase()}"`;
   }
   if (isFieldOfKind(field, 'date')) {
-    const instant = matchingToken[field];
+    const instant = matchingTerms[field];
     if (instant === null) throw new Error(`matchingToken must set ${field}`);
     // A bare date covers its whole UTC day; otherToken's dates fall on other days or are unset.
     return `${field}:${new Date(instant).toISOString().slice(0, 10)}`;

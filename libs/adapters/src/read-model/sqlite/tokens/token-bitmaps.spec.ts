@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { PURGE_TENANT, type DocumentChange, type TokenDocument } from '@vault/application';
-import { evaluateQuery, parseQuery, tokenKey, type QueryNode, type SearchableToken } from '@vault/domain';
+import { evaluateQuery, parseQuery, tokenKey, type QueryNode } from '@vault/domain';
 import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/search/query.arbitrary';
 import { SqliteReadModel } from '../sqlite-read-model';
 import { SqliteTokenSearchIndex, tokensTable, type SqliteTokenSearchOptions } from './sqlite-tokens';
@@ -26,19 +26,6 @@ const uuid = (n: number, key = (n * 2_654_435_761) >>> 0) => `${key.toString(16)
 
 const aToken = (overrides: Partial<TokenDocument> = {}): TokenDocument =>
   aTokenDocument({ id: uuid(0), tenant_id: A, created_by: v.applications[0], created_at: iso(BASE), ...overrides });
-
-const searchable = (doc: TokenDocument): SearchableToken => ({
-  id: doc.id,
-  type: doc.type,
-  fingerprint: doc.fingerprint,
-  containers: doc.containers,
-  metadata: doc.metadata,
-  created_by: doc.created_by,
-  created_at: Date.parse(doc.created_at),
-  modified_by: doc.modified_by,
-  modified_at: doc.modified_at === null ? null : Date.parse(doc.modified_at),
-  data_index: doc.search_hashes,
-});
 
 type Change = { put: TokenDocument } | { remove: TokenDocument } | { purge: string };
 
@@ -111,7 +98,7 @@ class Vault {
   expected(tenantId: string, query: QueryNode | null, now: number): string[] {
     return this.live(tenantId)
       .filter((doc) => doc.expires_at === null || Date.parse(doc.expires_at) > now)
-      .filter((doc) => evaluateQuery(query, searchable(doc)))
+      .filter((doc) => evaluateQuery(query, doc))
       .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((doc) => doc.id);
   }
