@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { BOOTSTRAP_APPLICATION_ID, BOOTSTRAP_TENANT_ID, type EventStore, type ProjectionWaiter } from '@vault/application';
 import { auditStream, type AccessRecordedData } from '@vault/domain';
 import { EVENT_STORE, loadConfig, PROJECTION_WAITER } from '@vault/nest';
-import { AuditRetentionSweeper } from '../../apps/api/src/logs/audit-retention-sweeper';
+import { AuditRetentionSweeper } from '../../apps/api/src/audit/audit-retention-sweeper';
 import { asKey, BOOTSTRAP_KEY, createApplication, createTenant, startTestApp, type TestApp } from '../support/test-app';
 import { withoutIdsAndTimes } from '../support/random-parts';
 

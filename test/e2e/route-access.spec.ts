@@ -4,7 +4,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ACCESS } from '../../apps/api/src/http/access.decorators';
 import { appModule } from '../../apps/api/src/app.module';
 import { loadConfig } from '@vault/nest';
-import { openApiDocument } from '../../apps/api/src/openapi/openapi.document';
+import { openApiDocument } from '../../apps/api/src/openapi.document';
 
 describe('route access declarations', () => {
   const module = appModule(loadConfig({ VAULT_DATA_DIR: '/tmp/unused' }));

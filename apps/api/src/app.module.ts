@@ -11,18 +11,32 @@ import { vaultValidationPipe } from './http/validation.pipe';
 import { PermissionsController } from './permissions/permissions.controller';
 import { ExpirySweeper } from './tokens/expiry-sweeper';
 import { TokensController } from './tokens/tokens.controller';
-import { TokenizeController } from './tokens/tokenize.controller';
+import { TokenizeController } from './tokenize/tokenize.controller';
+import { DetokenizeController } from './detokenize/detokenize.controller';
 import { ReactorFormulasController } from './reactor-formulas/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
-import { LogsController } from './logs/logs.controller';
-import { AuditRetentionSweeper } from './logs/audit-retention-sweeper';
+import { AuditLogController } from './audit/audit-log.controller';
+import { AuditRetentionSweeper } from './audit/audit-retention-sweeper';
 import { TenantsController } from './tenants/tenants.controller';
 import { CallerLivenessInterceptor } from './http/caller-liveness.interceptor';
 
 export function appModule(config: VaultConfig) {
   @Module({
     imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), MetricsModule],
-    controllers: [PermissionsController, ApplicationsController, ReactorFormulasController, TokensController, TokenizeController, HealthController, ReactorsController, LogsController, TenantsController],
+    // Express tries routes in the order of this list and of each controller's methods: a route that a parametric one
+    // (`:id`) would also match must come before it.
+    controllers: [
+      PermissionsController,
+      ApplicationsController,
+      ReactorFormulasController,
+      TokensController,
+      TokenizeController,
+      DetokenizeController,
+      HealthController,
+      ReactorsController,
+      AuditLogController,
+      TenantsController,
+    ],
     providers: [
       ExpirySweeper,
       AuditRetentionSweeper,

@@ -8,7 +8,7 @@ import { JsonLogger, LOGGER, VaultBus, VaultConfig, VaultMetrics } from '@vault/
 import { appModule } from './app.module';
 import { jsonBodies } from './http/body-parsing';
 import { requestContext } from './http/request-context.middleware';
-import { openApiDocument } from './openapi/openapi.document';
+import { openApiDocument } from './openapi.document';
 
 export async function createApp(config: VaultConfig): Promise<INestApplication> {
   const logger = new JsonLogger(config.logLevel);

@@ -14,7 +14,7 @@ import {
   UpdateApplicationCommand,
 } from '@vault/application';
 import { VaultBus } from '@vault/nest';
-import { ApplicationBody } from './application.dto';
+import { ApplicationBody } from './applications.dto';
 
 @Controller('applications')
 export class ApplicationsController {

@@ -8,7 +8,7 @@ import { problem } from './problem';
 const LIMIT = '1mb';
 
 /**
- * POST paths whose body may be any JSON value (API.md "Tokenize and detokenize"): tokenize takes arrays as well as
+ * POST paths whose body may be any JSON value (http/any-json-body.ts): tokenize takes arrays as well as
  * objects and names a bare primitive itself, detokenize takes anything. Express routes paths case-insensitively and
  * with a trailing slash, and so does this.
  */
@@ -19,7 +19,7 @@ const readBytes = raw({ limit: LIMIT, type: () => true });
 
 /**
  * Errors of body-parser's reading step, by their `type`: answered here, each with a fixed text; a 400 also says what
- * went wrong on `errors.body`, as every 400 does (API.md "Errors").
+ * went wrong on `errors.body`, as every 400 does.
  */
 const READ_ERRORS: Record<string, [number, string, string?]> = {
   'entity.too.large': [413, 'The request body is larger than 1 MiB.'],

@@ -1,5 +1,5 @@
-// Routes that take no body (DELETE, POST …/regenerate) still read one when it is sent: API.md makes every property of a
-// request body that the route does not know a 400 naming it, so an empty body or `{}` passes and anything else does not.
+// Routes that take no body (DELETE, POST …/regenerate) still read one when it is sent: every property of a request body
+// that the route does not know is a 400 naming it, so an empty body or `{}` passes and anything else does not.
 import { BadRequestException, Body, PipeTransform } from '@nestjs/common';
 import { fieldErrorsOf } from '@vault/domain';
 import { problem } from './problem';

@@ -1,4 +1,4 @@
-// Offset pagination as API.md defines it: page 1..MAX_PAGE, size 1..100, out of range is a 400 (never clamped).
+// Offset pagination as the API documents it: page 1..MAX_PAGE, size 1..100, out of range is a 400 (never clamped).
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { Page } from '@vault/application';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { ApplicationBody } from '../applications/application.dto';
-import { SearchTokensBody } from '../tokens/tokens.controller';
+import { ApplicationBody } from '../applications/applications.dto';
+import { SearchTokensBody } from '../tokens/tokens.dto';
 import { echoedName, prepareDtoBody } from './raw-body-checks';
 
 const unknownKeys = (count: number, prefix = 'k') => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, {}] as const));

@@ -1,9 +1,9 @@
 import { BadRequestException, type ArgumentMetadata } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { ApplicationBody } from '../applications/application.dto';
-import { SearchTokensBody } from '../tokens/tokens.controller';
-import { FormulaListParams } from '../reactor-formulas/reactor-formulas.controller';
+import { ApplicationBody } from '../applications/applications.dto';
+import { SearchTokensBody } from '../tokens/tokens.dto';
+import { FormulaListParams } from '../reactor-formulas/reactor-formulas.dto';
 import { PageQuery } from './pagination';
 import { vaultQueryPipe, vaultValidationPipe } from './validation.pipe';
 

@@ -72,7 +72,7 @@ export const vaultValidationPipe = () =>
   });
 
 /**
- * Query strings: unknown parameters are ignored (API.md), known ones validated. A known parameter given in bracket
+ * Query strings: unknown parameters are ignored (as documented), known ones validated. A known parameter given in bracket
  * form (`name[]=a`, `page[x]=1`) is a 400 naming it, rather than an unknown parameter silently ignored.
  */
 class QueryValidationPipe extends ValidationPipe {

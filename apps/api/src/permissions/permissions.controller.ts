@@ -1,16 +1,9 @@
+// GET /permissions: the permission catalogue, for any valid key.
 import { Controller, Get, Query } from '@nestjs/common';
-import { IsIn, IsOptional, IsString } from 'class-validator';
-import { APPLICATION_TYPES, ApplicationType, PERMISSIONS, Permission } from '@vault/domain';
+import { ApplicationType, PERMISSIONS, Permission } from '@vault/domain';
 import { Authenticated } from '../http/access.decorators';
 import { vaultQueryPipe } from '../http/validation.pipe';
-
-/** Through vaultQueryPipe, like every list's query: `application_type[]=…` or a repeated parameter is a 400 naming it. */
-export class PermissionsQuery {
-  @IsOptional()
-  @IsIn(APPLICATION_TYPES, { message: `application_type must be one of ${APPLICATION_TYPES.join(', ')}` })
-  @IsString({ message: 'application_type must be given once, as a plain value' })
-  application_type?: string;
-}
+import { PermissionsQuery } from './permissions.dto';
 
 @Controller('permissions')
 export class PermissionsController {

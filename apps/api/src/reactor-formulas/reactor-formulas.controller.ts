@@ -1,10 +1,9 @@
-// The five reactor-formula endpoints, plus the misspelled singular update path SPEC.md's sample uses (a deprecated alias).
+// The five reactor-formula endpoints, plus the misspelled singular update path early clients call (a deprecated alias).
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Response } from 'express';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
-import { PageQuery, paginated } from '../http/pagination';
+import { paginated } from '../http/pagination';
 import { vaultQueryPipe } from '../http/validation.pipe';
 import {
   CreateReactorFormulaCommand,
@@ -15,19 +14,7 @@ import {
 } from '@vault/application';
 import { VaultBus } from '@vault/nest';
 import { NoBody } from '../http/no-body';
-
-/**
- * The type check sits closest to the property: decorators register bottom-up and the pipe stops at the first failure.
- * A NUL (`%00`) in `name` is a 400: SQLite's LIKE reads its pattern only up to the first NUL, so `%00Alpha` would
- * otherwise match every name, and `Al%00x` every name containing `al`.
- */
-export class FormulaListParams extends PageQuery {
-  @IsOptional()
-  @Matches(/^[^\u0000]*$/, { message: 'name must not contain the NUL character (%00)' })
-  @MaxLength(200, { message: 'name must be at most 200 characters long' })
-  @IsString({ message: 'name must be a string' })
-  name?: string;
-}
+import { FormulaListParams } from './reactor-formulas.dto';
 
 /** The formula body is validated by the domain (every rule, with indexed field paths), so it passes through as JSON. */
 type FormulaBody = Record<string, unknown>;

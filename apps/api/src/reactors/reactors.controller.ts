@@ -14,7 +14,7 @@ import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller, UuidPipe } from '../http/caller';
 import { paginated } from '../http/pagination';
 import { vaultQueryPipe } from '../http/validation.pipe';
-import { FormulaListParams } from '../reactor-formulas/reactor-formulas.controller';
+import { FormulaListParams } from '../reactor-formulas/reactor-formulas.dto';
 import { NoBody } from '../http/no-body';
 
 /** Reactor bodies are validated by the domain against the formula they name (every rule, by path), so they pass as JSON. */

@@ -1,20 +1,12 @@
-// The caller's own tenant (API.md "Tenants"): read, rename, delete with everything in it.
+// The caller's own tenant: read, rename, delete with everything in it.
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { IsString } from 'class-validator';
 import { DeleteTenantCommand, GetOwnTenantQuery, RenameOwnTenantCommand } from '@vault/application';
-import { MAX_TENANT_NAME_LENGTH } from '@vault/domain';
 import { VaultBus } from '@vault/nest';
 import { RequirePermission } from '../http/access.decorators';
 import { Caller, CurrentCaller } from '../http/caller';
-import { LengthInCharacters } from '../http/characters';
 import { NoBody } from '../http/no-body';
 import { AnswersAfterTenantDeletion } from '../http/caller-liveness.interceptor';
-
-export class TenantBody {
-  @LengthInCharacters(1, MAX_TENANT_NAME_LENGTH)
-  @IsString()
-  name!: string;
-}
+import { TenantBody } from './tenants.dto';
 
 @Controller('tenants')
 export class TenantsController {

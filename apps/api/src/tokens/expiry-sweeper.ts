@@ -1,5 +1,5 @@
-// Deletes expired tokens (API.md: "an expired token is deleted") and shreds their data keys. Reads and searches
-// already hide a token from its expires_at on; the sweep makes the deletion durable and the data unrecoverable.
+// Deletes expired tokens and shreds their data keys. Reads and searches already hide a token from its expires_at on;
+// the sweep makes the deletion durable and the data unrecoverable.
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ExpireTokenCommand } from '@vault/application';
 import { DomainError } from '@vault/domain';

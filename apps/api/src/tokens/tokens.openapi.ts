@@ -7,7 +7,7 @@ import {
   type SearchFieldSpec,
   TOKEN_TYPES,
 } from '@vault/domain';
-import { authErrors, badRequest, json, uuidPath } from './common.openapi';
+import { authErrors, badRequest, json, uuidPath } from '../http/common.openapi';
 
 const ref = { $ref: '#/components/schemas/Token' };
 const tokenType = { type: 'string', enum: [...TOKEN_TYPES] };

@@ -1,6 +1,6 @@
 // The reactor endpoints: CRUD and the invocation, POST /reactors/{id}/react.
 import { MAX_CONFIGURATION_VALUE_LENGTH, MAX_REACTOR_NAME_LENGTH } from '@vault/domain';
-import { authErrors, json, pageParameters, uuidPath } from './common.openapi';
+import { authErrors, json, pageParameters, uuidPath } from '../http/common.openapi';
 
 const ref = { $ref: '#/components/schemas/Reactor' };
 const idObject = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } };

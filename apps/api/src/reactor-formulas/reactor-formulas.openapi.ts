@@ -1,5 +1,5 @@
 import { FORMULA_STATUSES, FORMULA_TYPES, FORMULA_VALUE_TYPES } from '@vault/domain';
-import { authErrors, json, pageParameters, uuidPath } from './common.openapi';
+import { authErrors, json, pageParameters, uuidPath } from '../http/common.openapi';
 
 const ref = { $ref: '#/components/schemas/ReactorFormula' };
 const example = {
@@ -117,7 +117,7 @@ const update = (deprecated: boolean) => ({
   },
 });
 
-/** A 409 that may name the reactors a formula change would break (API.md "Reactors"). */
+/** A 409 that may name the reactors a formula change would break. */
 const breaksReactors = (description: string) => ({
   description,
   content: {

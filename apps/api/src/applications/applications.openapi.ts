@@ -6,7 +6,7 @@ import {
   MAX_RULE_CONTAINER_LENGTH,
   MAX_RULE_DESCRIPTION_LENGTH,
 } from '@vault/domain';
-import { authErrors, badRequest, json, pageParameters, uuidPath } from './common.openapi';
+import { authErrors, badRequest, json, pageParameters, uuidPath } from '../http/common.openapi';
 
 const ref = { $ref: '#/components/schemas/Application' };
 const body = {
@@ -27,7 +27,7 @@ const bodyErrors = {
   '415': { $ref: '#/components/responses/UnsupportedMediaType' },
 };
 
-/** API.md: management permissions are granted only by those who hold them. */
+/** Management permissions are granted only by those who hold them. */
 const escalationForbidden = (what: string) => ({
   '403': {
     description: `The application lacks the endpoint's permission, or ${what}; \`detail\` names the management permissions the caller lacks`,

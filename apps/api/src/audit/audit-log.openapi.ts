@@ -1,6 +1,6 @@
-// GET /logs: the audit log (API.md "Audit log").
+// GET /logs: the tenant's audit log.
 import { AUDIT_ENTITY_TYPES, AUDIT_OPERATIONS } from '@vault/domain';
-import { authErrors, json, pageParameters } from './common.openapi';
+import { authErrors, json, pageParameters } from '../http/common.openapi';
 
 const ref = { $ref: '#/components/schemas/AuditEntry' };
 const ISO_DATE =
@@ -34,7 +34,7 @@ const example = {
   ],
 };
 
-export const logSchemas = {
+export const auditLogSchemas = {
   AuditEntry: {
     type: 'object',
     description:
@@ -57,7 +57,7 @@ export const logSchemas = {
   },
 };
 
-export const logPaths = {
+export const auditLogPaths = {
   '/logs': {
     get: {
       summary: "Your tenant's audit log, newest first (log:read)",

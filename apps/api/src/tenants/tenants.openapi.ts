@@ -1,5 +1,5 @@
-// /tenants/self: the caller's own tenant (API.md "Tenants").
-import { authErrors, badRequest, json } from './common.openapi';
+// /tenants/self: the caller's own tenant.
+import { authErrors, badRequest, json } from '../http/common.openapi';
 
 const ref = { $ref: '#/components/schemas/Tenant' };
 const example = {

@@ -1,4 +1,12 @@
-import { MAX_APPLICATION_NAME_LENGTH, MAX_APPLICATION_RULES_JSON_LENGTH, MAX_RULE_CONTAINER_LENGTH, MAX_RULE_DESCRIPTION_LENGTH } from '@vault/domain';
+// The parts of the OpenAPI document every feature shares: problem details, pagination, the request limits, the common
+// responses and parameters. Each feature's own paths and schemas are in its folder (tokens/tokens.openapi.ts, …).
+import {
+  MAX_APPLICATION_NAME_LENGTH,
+  MAX_APPLICATION_RULES_JSON_LENGTH,
+  MAX_RULE_CONTAINER_LENGTH,
+  MAX_RULE_DESCRIPTION_LENGTH,
+  MAX_TOKENIZE_TOKENS,
+} from '@vault/domain';
 
 const problemExample = (status: number, detail: string, errors?: Record<string, string[]>) => ({
   'application/problem+json': {
@@ -28,45 +36,11 @@ export const commonSchemas = {
       total_pages: { type: 'integer' },
     },
   },
-  Permission: {
-    type: 'object',
-    properties: {
-      type: { type: 'string', example: 'token:search' },
-      description: { type: 'string', example: 'Search tokens' },
-      application_types: { type: 'array', items: { type: 'string' }, example: ['private'] },
-    },
-  },
-  Readiness: {
-    type: 'object',
-    description:
-      'Ready: the stores answer, the projector of this process has caught up with the log once (inline mode), and at most 1,000 events, none older than 30 s, wait to be applied to the read models.',
-    required: ['ready'],
-    properties: {
-      status: { type: 'string', enum: ['ok', 'degraded'], description: 'GET /health only' },
-      live: { type: 'boolean', description: 'GET /health only' },
-      ready: { type: 'boolean' },
-      reason: { type: 'string', description: 'Why not ready', example: 'more than 1000 events wait to be applied' },
-      error: { type: 'string', description: 'Set when a store did not answer', example: 'a store did not answer' },
-      projection: {
-        type: 'object',
-        properties: {
-          mode: { type: 'string', enum: ['inline', 'external'] },
-          checkpoint: { type: 'string', nullable: true, description: 'Log position the read models have applied', example: '1042:1042' },
-          head: { type: 'string', nullable: true, description: 'Log position of the last event', example: '1045:1045' },
-          caught_up: { type: 'boolean' },
-          lag_events: { type: 'integer', description: 'Events not applied yet, counted up to 1,000', example: 3 },
-          lag_events_capped: { type: 'boolean', description: 'More than lag_events are pending' },
-          lag_seconds: { type: 'number', description: 'Age of the oldest event not applied yet', example: 0.012 },
-          failure: { type: 'string', description: 'Why the projector stopped for good (inline mode)' },
-        },
-      },
-    },
-  },
 };
 
 /**
- * The limits every request meets, checked before any per-item work (API.md "Transport"); the numbers are the ones
- * the validators use (pagination.ts, json-text.ts, application.dto.ts, token-fields.validate.ts, reactor-formula.validate.ts).
+ * The limits every request meets, checked before any per-item work; the numbers are the ones the validators use
+ * (pagination.ts, json-text.ts, applications.dto.ts, token-fields.validate.ts, reactor-formula.validate.ts).
  */
 export const REQUEST_LIMITS = [
   'Bodies: JSON objects (arrays too on `/tokenize`, any JSON value on `/detokenize`, there at most 10,000 values) of at most 1 MiB (else 413), nesting arrays and objects at most 64 deep counting the body itself, holding at most 100,000 JSON values and 20,000 object members (else 400 on `body`, which also says where invalid JSON stops parsing, by line, column and character, never with an excerpt).',
@@ -96,11 +70,6 @@ export const commonResponses = {
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
     content: problemExample(429, 'Too Many Requests'),
   },
-  Ready: { description: 'Ready', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
-  NotReady: {
-    description: 'Not ready: a store did not answer, the projector has not caught up once or stopped, or the read models lag',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
-  },
 };
 
 /** A malformed UUID in the path, or a body property on a route that takes no body. */
@@ -123,3 +92,16 @@ export const pageParameters = [
 export const json = (schema: object, example?: unknown) => ({
   'application/json': { schema, ...(example === undefined ? {} : { example }) },
 });
+
+/** A problem details body, for an error response described where it is given. */
+export const problemContent = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+
+/** The body errors of POST /tokenize and POST /detokenize, whose bodies may be any JSON value (http/any-json-body.ts). */
+export const anyJsonBodyErrors = {
+  '400': {
+    description: `Validation failed; \`errors\` names every bad path at once (\`[2].data\`, \`card.number.type\`), or \`body\` (more than ${MAX_TOKENIZE_TOKENS} tokens or expressions, a body that is not JSON or, for tokenize, not an object or array). Nothing is created.`,
+    content: problemContent,
+  },
+  '413': { $ref: '#/components/responses/TooLarge' },
+  '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+};
