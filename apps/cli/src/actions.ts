@@ -8,9 +8,9 @@ import { CreateTenantCommand, DeleteTenantCommand, EventStore, ImportOfficialFor
 import { DomainError } from '@vault/domain';
 import { ConfigError, EVENT_STORE, READ_MODELS, ReadModels, allProjections, loadConfig, VaultBus } from '@vault/nest';
 import { CliModule } from './cli.module';
-import { formulaFiles, importFormulas } from './commands/formulas-import';
+import { formulaFiles, importFormulas } from './reactor-formulas/formulas-import';
 import { CliActions, EXIT, UsageError } from './program';
-import { formatProgress } from './progress';
+import { formatProgress } from './projections/rebuild-progress';
 
 /** Who the event log records for the operator's commands. */
 const OPERATOR = { type: 'operator', id: 'cli' } as const;

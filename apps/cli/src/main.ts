@@ -1,5 +1,6 @@
 // The operator's command line: tenants, projection rebuilds, official reactor formulas. The commands and their help are
-// declared in program.ts; what they do is in actions.ts.
+// declared in program.ts; what they do is in actions.ts, its longer steps in a folder per feature (reactor-formulas/,
+// projections/).
 import { EXIT, runProgram } from './program';
 
 // Every file and directory this process creates (the data dir, SQLite's -wal and -shm files) is owner-only.
