@@ -1,9 +1,10 @@
+// What the SQLite key store does beyond the KeyStore contract (test/contract/key-store.sqlite.spec.ts): batch reads
+// by primary key, keys kept across restarts, and no byte of a destroyed key left on disk.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { keyStoreContract } from './key-store.contract';
 import { KEY_STORE_FILE, SqliteKeyStore } from './sqlite-key-store';
 
 const dirs: string[] = [];
@@ -13,11 +14,6 @@ const freshDir = () => {
   return dir;
 };
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-keyStoreContract('SqliteKeyStore', () => {
-  const store = SqliteKeyStore.open(freshDir());
-  return { store, close: () => store.close() };
-});
 
 /** Every byte of the key store's files, where a key would linger: the database and its write-ahead log. */
 const bytesOnDisk = (dir: string): Buffer =>

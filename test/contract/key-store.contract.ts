@@ -1,4 +1,4 @@
-// The behaviour every KeyStore adapter must have; each adapter's spec runs it against a fresh store.
+// The behaviour every KeyStore adapter must have; one spec per adapter runs it against a fresh store.
 import type { KeyStore } from '@vault/application';
 
 export interface KeyStoreFixture {
@@ -11,7 +11,7 @@ const OTHER_TENANT = 'tenant-b';
 const TOKEN = '0b9d4c3e-6c1f-4a53-9a0e-5f1a2b3c4d5e';
 const key = (fill: number) => new Uint8Array(61).fill(fill);
 
-export const keyStoreContract = (name: string, open: () => KeyStoreFixture): void =>
+export const describeKeyStoreContract = (name: string, open: () => KeyStoreFixture): void =>
   describe(`${name} (KeyStore contract)`, () => {
     let fixture: KeyStoreFixture;
     beforeEach(() => {
