@@ -12,7 +12,7 @@ export * from './crypto/key-shredding-store';
 export * from './crypto/master-key';
 export * from './sandbox';
 export * from './read-model/sqlite/sqlite-formulas';
-export * from './read-model/sqlite/tokens/sqlite-tokens';
+export * from './read-model/sqlite/tokens';
 export * from './read-model/sqlite/sqlite-reactors';
 export * from './read-model/sqlite/sqlite-audit';
 export * from './read-model/sqlite/projector-lease';

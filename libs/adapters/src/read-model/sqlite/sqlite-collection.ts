@@ -8,6 +8,8 @@ export interface SqliteCollection {
   schema: string;
   /** Indexes only queries need: a rebuild creates them after the replay, every other open right away. */
   deferredIndexes?: string;
+  /** Runs on a rebuild's fresh file before anything is written to it. */
+  beforeRebuild?(db: SqliteDatabase): void;
   /** Runs on a rebuilt file after its deferred indexes, before it is swapped in (work no process should do later). */
   afterRebuild?(db: SqliteDatabase): void;
   upsert(db: SqliteDatabase, id: string, revision: bigint, doc: Record<string, unknown>): void;

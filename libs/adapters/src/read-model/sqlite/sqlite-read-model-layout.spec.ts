@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { READ_MODEL_SCHEMA_VERSION, SqliteReadModel } from './sqlite-read-model';
 import { applicationsTable, tenantsTable } from './sqlite-directory';
 import { formulasTable } from './sqlite-formulas';
-import { tokensTable } from './tokens/sqlite-tokens';
+import { tokensTable } from './tokens/tokens-table';
 
 const collections = [tenantsTable, applicationsTable, formulasTable, tokensTable];
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteReadModel } from './sqlite-read-model';
-import { tokensTable } from './tokens/sqlite-tokens';
+import { tokensTable } from './tokens/tokens-table';
 
 /** The marker an ANALYZE replaces: a statistics row no real index has. */
 const MARKER = '424242 1';

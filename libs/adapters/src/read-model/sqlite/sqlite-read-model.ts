@@ -21,7 +21,6 @@ import { BulkWriterThread } from './bulk-writer-thread';
 import { writeChange, writeCheckpoint } from './sqlite-changes';
 import type { SqliteCollection } from './sqlite-collection';
 import { SqliteRebuildStore } from './sqlite-rebuild-store';
-import { withoutTokenChangeLog } from './tokens/sqlite-tokens';
 
 const POINTER = 'CURRENT';
 /**
@@ -178,8 +177,7 @@ export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
     // token key index (random ids) of a large vault.
     const unsafe = ['journal_mode = MEMORY', 'synchronous = OFF'];
     for (const pragma of unsafe) db.pragma(pragma);
-    // Every process reloads its search bitmaps from a swapped-in file, so it needs no change log.
-    withoutTokenChangeLog(db);
+    for (const collection of this.collections) collection.beforeRebuild?.(db);
     const thread = new BulkWriterThread(join(this.dir, file), [...unsafe, `cache_size = -${REBUILD_CACHE_KIB}`, 'busy_timeout = 10000']);
     const store = new SqliteRebuildStore(db, this.byName, thread);
     return {

@@ -23,7 +23,7 @@ import { formulasTable } from './sqlite-formulas';
 import { reactorsTable } from './sqlite-reactors';
 import type { SqliteCollection } from './sqlite-collection';
 import { SqliteReadModel } from './sqlite-read-model';
-import { tokensTable } from './tokens/sqlite-tokens';
+import { tokensTable } from './tokens/tokens-table';
 
 const T1 = '7e57e57e-0000-4000-8000-000000000001';
 const T2 = '7e57e57e-0000-4000-8000-000000000002';

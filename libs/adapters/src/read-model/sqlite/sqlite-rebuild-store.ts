@@ -16,19 +16,9 @@ import {
 } from '@vault/application';
 import { statement, type SqliteDatabase } from '../../sqlite/open-database';
 import type { BulkRows, BulkWriterThread } from './bulk-writer-thread';
-import { auditBulkWriter } from './sqlite-audit-bulk';
-import { auditTable } from './sqlite-audit';
 import { writeChange } from './sqlite-changes';
 import type { BulkDocument, BulkWriter, SqliteCollection } from './sqlite-collection';
-import { tokensBulkWriter } from './tokens/sqlite-tokens-bulk';
-import { tokensTable } from './tokens/sqlite-tokens';
 import { WrittenKeys } from './written-keys';
-
-/** Bulk writers of the collections whose own object does not carry one (their files are kept by others). */
-const BULK_WRITERS = new Map<SqliteCollection, (db: SqliteDatabase) => BulkWriter>([
-  [tokensTable, tokensBulkWriter],
-  [auditTable, auditBulkWriter],
-]);
 
 export class SqliteRebuildStore implements ProjectionStore {
   private readonly written = new Map<string, WrittenKeys>();
@@ -101,15 +91,14 @@ export class SqliteRebuildStore implements ProjectionStore {
   }
 
   private hasBulkWriter(collection: SqliteCollection): boolean {
-    return collection.bulkWriter !== undefined || BULK_WRITERS.has(collection);
+    return collection.bulkWriter !== undefined;
   }
 
   private writerOf(collection: SqliteCollection): BulkWriter | undefined {
     let writer = this.writers.get(collection);
     if (!writer) {
-      const make = collection.bulkWriter?.bind(collection) ?? BULK_WRITERS.get(collection);
-      if (!make) return undefined;
-      this.writers.set(collection, (writer = make(this.db)));
+      if (!collection.bulkWriter) return undefined;
+      this.writers.set(collection, (writer = collection.bulkWriter(this.db)));
     }
     return writer;
   }

@@ -6,15 +6,18 @@
 // At start-up the build runs before the API listens. After a swap the API is serving: the file is read on a worker
 // thread (seconds at a million tokens) and only the loading into bitmaps runs on the event loop; searches wait for it
 // meanwhile, every other request is answered as usual.
-import type { SqliteDatabase } from '../../../sqlite/open-database';
-import { statement } from '../../../sqlite/open-database';
+import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
+import type { SnapshotStatement } from '../count-worker';
 import type { SqliteReadModel } from '../sqlite-read-model';
-import type { SnapshotStatement } from './count-worker';
-import { BROAD_POSTING, type Numbers, sqlitePostings, TokenBitmaps, type TokenRowColumns } from './token-bitmaps';
+import { BROAD_POSTING, hasBroadTerms, listBroadTerms } from './broad-terms';
+import { sqlitePostings } from './posting-source';
+import { ROW_FIELDS, TokenBitmaps, type BitmapRow, type Numbers } from './token-bitmaps';
+import { FIELD_COLUMNS } from './token-row';
 
 type PostingHint = ['broad' | 'empty', string, string, string];
 
-const ROW_COLUMNS = 'rowid, tenant_id, type, created_by_l, modified_by_l, created_at_ms, modified_at_ms, expires_at_ms';
+/** What the catch-up reads of a changed row: BitmapRow's columns, the fields' in ROW_FIELDS order. */
+const ROW_SQL = `SELECT rowid, tenant_id, expires_at_ms, ${ROW_FIELDS.map((field) => FIELD_COLUMNS[field]).join(', ')} FROM tokens WHERE rowid = ?`;
 
 /**
  * What a build reads, in one read transaction. Aggregated in SQLite from covering indexes (no document is read): the
@@ -139,7 +142,7 @@ export class TokenBitmapFollower {
    * before it existed) gets it once, from one pass over the token_terms index.
    */
   private ensureBroadTerms(db: SqliteDatabase): void {
-    if (statement(db, "SELECT 1 FROM token_index_state WHERE key = 'broad_terms'").pluck().get() !== undefined) return;
+    if (hasBroadTerms(db)) return;
     try {
       db.transaction(() => listBroadTerms(db, this.broadPosting)).immediate();
     } catch {
@@ -183,12 +186,12 @@ export class TokenBitmapFollower {
         if (change.token_rowid === null) bitmaps.dropTenant(change.tenant_id);
         else rows.set(change.token_rowid, change.tenant_id);
       }
-      const rowSql = statement(db, `SELECT ${ROW_COLUMNS} FROM tokens WHERE rowid = ?`).raw();
+      const rowSql = statement(db, ROW_SQL).raw();
       const termsSql = statement(db, 'SELECT field, value FROM token_terms WHERE token_rowid = ?').raw();
       for (const [rowid, tenantId] of rows) {
         bitmaps.removeRow(tenantId, rowid);
         const row = rowSql.get(rowid) as unknown[] | undefined;
-        if (row) bitmaps.addRow(columnsOf(row), termsSql.all(rowid) as Array<[string, string]>);
+        if (row) bitmaps.addRow(bitmapRowOf(row), termsSql.all(rowid) as Array<[string, string]>);
       }
       this.seq = changes.length > 0 ? changes[changes.length - 1].seq : this.seq;
       return true;
@@ -196,31 +199,11 @@ export class TokenBitmapFollower {
   }
 }
 
-/**
- * Lists in broad_terms every posting with at least `threshold` tokens, from one pass over the token_terms index, and
- * marks the list complete: a rebuild does it before the swap, so that no API's first build after it must.
- */
-export function listBroadTerms(db: SqliteDatabase, threshold = BROAD_POSTING): void {
-  statement(
-    db,
-    'INSERT OR IGNORE INTO broad_terms (tenant_id, field, value) SELECT tenant_id, field, value FROM token_terms GROUP BY tenant_id, field, value HAVING COUNT(*) >= ?',
-  ).run(threshold);
-  statement(db, "INSERT OR REPLACE INTO token_index_state (key, value) VALUES ('broad_terms', 'complete')").run();
-}
-
 function lastSeq(db: SqliteDatabase): number {
   return (statement(db, 'SELECT seq FROM token_changes ORDER BY seq DESC LIMIT 1').pluck().get() as number | undefined) ?? 0;
 }
 
-function columnsOf(row: unknown[]): TokenRowColumns {
-  return {
-    rowid: row[0] as number,
-    tenant_id: row[1] as string,
-    type: row[2] as string,
-    created_by_l: row[3] as string,
-    modified_by_l: row[4] as string | null,
-    created_at_ms: row[5] as number,
-    modified_at_ms: row[6] as number | null,
-    expires_at_ms: row[7] as number | null,
-  };
+function bitmapRowOf([rowid, tenant_id, expires_at_ms, ...values]: unknown[]): BitmapRow {
+  const terms = Object.fromEntries(ROW_FIELDS.map((field, i) => [field, values[i]])) as BitmapRow['terms'];
+  return { rowid: rowid as number, tenant_id: tenant_id as string, expires_at_ms: expires_at_ms as number | null, terms };
 }

@@ -10,10 +10,12 @@ import { PURGE_TENANT, type DocumentChange, type TokenDocument } from '@vault/ap
 import { evaluateQuery, parseQuery, tokenKey, type QueryNode } from '@vault/domain';
 import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/search/query.arbitrary';
 import { SqliteReadModel } from '../sqlite-read-model';
-import { SqliteTokenSearchIndex, tokensTable, type SqliteTokenSearchOptions } from './sqlite-tokens';
+import { SqliteTokenSearchIndex, type SqliteTokenSearchOptions } from './token-search-index';
+import { tokensTable } from './tokens-table';
 import { aTokenDocument } from '../../../../../../test/contract/token-search.contract';
-import { CountWorker } from './count-worker';
-import { listBroadTerms, TokenBitmapFollower, type SnapshotReader } from './token-bitmap-follower';
+import { CountWorker } from '../count-worker';
+import { listBroadTerms } from './broad-terms';
+import { TokenBitmapFollower, type SnapshotReader } from './token-bitmap-follower';
 
 const A = 'tenant-a';
 const B = 'tenant-b';

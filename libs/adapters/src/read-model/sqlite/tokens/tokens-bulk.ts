@@ -6,11 +6,10 @@ import type { TokenDocument } from '@vault/application';
 import { statement, type SqliteDatabase } from '../../../sqlite/open-database';
 import type { BulkRows } from '../bulk-writer-thread';
 import type { BulkDocument, BulkWriter } from '../sqlite-collection';
-import { termsOf, tokenRowValues } from './sqlite-tokens';
+import { TOKEN_COLUMNS, tokenRows } from './token-row';
 
-const TOKEN_INSERT =
-  'INSERT INTO tokens (rowid, id, tenant_id, type, fingerprint, created_by_l, created_at_ms, modified_by_l, modified_at_ms, expires_at_ms, revision, doc)';
-const TOKEN_WIDTH = 12;
+const TOKEN_INSERT = `INSERT INTO tokens (rowid, ${TOKEN_COLUMNS.join(', ')})`;
+const TOKEN_WIDTH = 1 + TOKEN_COLUMNS.length;
 const TERM_INSERT = 'INSERT INTO token_terms (tenant_id, field, value, token_rowid)';
 const TERM_WIDTH = 4;
 
@@ -34,8 +33,9 @@ export function tokensBulkWriter(db: SqliteDatabase): BulkWriter {
       const terms: unknown[] = [];
       for (const { revision, doc: raw } of docs) {
         const doc = raw as unknown as TokenDocument;
-        tokens.push(rowid, ...tokenRowValues(doc, revision));
-        for (const [field, value] of termsOf(doc)) terms.push(doc.tenant_id, field, value, rowid);
+        const { row, postings } = tokenRows(doc, revision);
+        tokens.push(rowid, ...row);
+        for (const [field, value] of postings) terms.push(doc.tenant_id, field, value, rowid);
         rowid += 1;
       }
       return [
