@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { PURGE_TENANT, type ProjectionStore, type TokenDocument, type TokenSearchIndex } from '@vault/application';
 import { evaluateQuery, parseQuery, QueryNode, SearchableToken, tokenKey, TOKEN_TYPES } from '@vault/domain';
-import { queryNodeArbitrary, searchableTokenArbitrary } from '../../libs/domain/src/search/query.arbitrary';
+import { queryNodeArbitrary, searchableTokenArbitrary } from '@vault/domain/search/query.arbitrary';
+import { fieldExamples, matchingToken, otherToken } from '@vault/domain/search/query.field-examples';
 
 export interface TokenSearchUnderTest {
   projectionStore: ProjectionStore;
@@ -251,6 +252,21 @@ export function describeTokenSearchContract(
         await under.projectionStore.commit([{ collection: 'tokens', id: tokenKey(other, shared), revision: 1n, doc: null }], { commit: position, prepare: position });
         expect(await under.tokens.get(other, shared, NOW)).toBeNull();
         expect((await under.tokens.get(tenant, shared, NOW))?.metadata).toEqual({ owner: 'mine' });
+      });
+    });
+
+    // One example per field of SEARCH_FIELDS: a field added to the table is indexed by every adapter before it ships.
+    describe('every searchable field', () => {
+      const tenant = `tenant-${randomUUID()}`;
+      const [matching, other] = [matchingToken, otherToken].map((token) => aTokenDocument({ ...token, tenant_id: tenant }));
+      const ids = async (query: string) =>
+        (await under.tokens.search({ tenantId: tenant, query: parseQuery(query), now: NOW, page: 1, size: 10 })).items.map((d) => d.id);
+
+      beforeAll(() => put([matching, other]));
+
+      it.each(fieldExamples.map(({ field, query }) => [field, query]))('%s: %s finds the token it describes, and NOT it the other', async (_field, query) => {
+        expect(await ids(query)).toEqual([matching.id]);
+        expect(await ids(`NOT ${query}`)).toEqual([other.id]);
       });
     });
 

@@ -3,12 +3,21 @@
 //
 // Meilisearch normalizes every string it filters on: it trims it, applies NFKD, lower-cases it with Rust's rules and cuts
 // it at 468 bytes (milli's normalize_facet and MAX_FACET_VALUE_LENGTH). Raw values would then match by the server's
-// rules, not by the reference evaluator's (query.evaluate.ts). So each value is first brought into the form the
-// evaluator compares (JavaScript toLowerCase, except fingerprints, which compare exactly), then encoded as an ASCII key
-// those steps leave unchanged. Equality of keys is then equality of values, whatever the value holds.
+// rules, not by the reference evaluator's (query.evaluate.ts). So the document holds each value in the form the
+// evaluator compares, the token's terms (token-terms.ts: JavaScript toLowerCase, except fingerprints, which compare
+// exactly), encoded as an ASCII key those steps leave unchanged. Equality of keys is then equality of values, whatever the value holds.
 import { createHash } from 'node:crypto';
 import type { TokenDocument } from '@vault/application';
-import { DATA_SEARCHABLE_TYPES, DATE_FIELDS, type DateField, isExactField, type QueryNode, type TermField } from '@vault/domain';
+import {
+  DATA_SEARCHABLE_TYPES,
+  DATE_FIELDS,
+  type DateField,
+  isExactField,
+  type QueryNode,
+  TERM_FIELDS,
+  type TermField,
+  tokenTerms,
+} from '@vault/domain';
 import { epochMs, meiliQuote } from './meili-collection';
 
 /** Keys up to this length stay readable hex; longer ones are hashed, far below the 468-byte cut. */
@@ -77,41 +86,44 @@ const slashPrefixes = (path: string): string[] => {
   return prefixes;
 };
 
+/** The document of a token: each field's terms (tokenTerms) as keys, under the attributes its queries filter on. */
 export function flattenToken(doc: TokenDocument): MeiliFlatToken {
-  const containers = (doc.containers ?? []).map(lower);
-  const flat: MeiliFlatToken = {
+  const terms = tokenTerms(doc);
+  const flat: Partial<MeiliFlatToken> = {
     tenant_id: doc.tenant_id,
     tenant_x: meiliExactKey(doc.tenant_id),
-    id_x: termKey('id', doc.id),
     id_sort: meiliIdSortKey(doc.id),
-    type_x: termKey('type', doc.type),
-    fingerprint_x: termKey('fingerprint', doc.fingerprint),
-    created_by_x: termKey('created_by', doc.created_by),
-    containers_x: unique(containers.map((c) => meiliExactKey(c))),
-    container_prefixes_x: unique(containers.flatMap(slashPrefixes).map((p) => meiliExactKey(p))),
-    metadata_x: unique(Object.entries(doc.metadata ?? {}).map(([k, v]) => meiliExactKey(lower(k), lower(v)))),
-    search_hashes_x: unique((doc.search_hashes ?? []).map(lowerKey)),
+    containers_x: terms.container.map((path) => meiliExactKey(path)),
+    container_prefixes_x: unique(terms.container.flatMap(slashPrefixes).map((prefix) => meiliExactKey(prefix))),
+    metadata_x: terms['metadata.<key>'].map(([key, value]) => meiliExactKey(key, value)),
+    search_hashes_x: terms.data.map((hash) => meiliExactKey(hash)),
   };
-  if (doc.modified_by !== null && doc.modified_by !== undefined) flat.modified_by_x = termKey('modified_by', doc.modified_by);
-  for (const field of DATE_FIELDS) setNumber(flat, DATE_ATTRIBUTES[field], epochMs(doc[field]));
+  // An unset term or date stays absent: never null, which EXISTS would count as present.
+  for (const field of TERM_FIELDS) {
+    const value = terms[field];
+    if (value !== null) flat[TERM_ATTRIBUTES[field]] = meiliExactKey(value);
+  }
+  for (const field of DATE_FIELDS) setNumber(flat, DATE_ATTRIBUTES[field], terms[field]);
   // Not a search field, but every search filters on it (meiliTokenSearchFilter) and the expiry sweep looks for it.
   setNumber(flat, 'expires_at_ms', epochMs(doc.expires_at));
-  return flat;
+  return flat as MeiliFlatToken;
 }
 
 const unique = (values: string[]): string[] => [...new Set(values)];
 
 type DateAttribute = 'created_at_ms' | 'modified_at_ms' | 'expires_at_ms';
 
-const setNumber = (flat: MeiliFlatToken, attribute: DateAttribute, ms: number | null) => {
+const setNumber = (flat: Partial<MeiliFlatToken>, attribute: DateAttribute, ms: number | null) => {
   if (ms !== null) flat[attribute] = ms;
 };
 
 /** The key a term field's value is indexed and filtered by: exact fields as written, the others lower-cased. */
 const termKey = (field: TermField, value: string): string => (isExactField(field) ? meiliExactKey(value) : lowerKey(value));
 
-/** The attribute each term field is filtered on: keys of lower-cased values, except for exact fields (fingerprint). */
-const TERM_ATTRIBUTES: Record<TermField, keyof MeiliFlatToken> = {
+type TermAttribute = 'id_x' | 'type_x' | 'fingerprint_x' | 'created_by_x' | 'modified_by_x';
+
+/** The attribute each term field is indexed and filtered on: keys of lower-cased values, except for exact fields (fingerprint). */
+const TERM_ATTRIBUTES: Record<TermField, TermAttribute> = {
   id: 'id_x',
   type: 'type_x',
   fingerprint: 'fingerprint_x',
@@ -119,7 +131,7 @@ const TERM_ATTRIBUTES: Record<TermField, keyof MeiliFlatToken> = {
   modified_by: 'modified_by_x',
 };
 
-/** The attribute each date field is filtered on, in epoch ms. */
+/** The attribute each date field is indexed and filtered on, in epoch ms. */
 const DATE_ATTRIBUTES: Record<DateField, DateAttribute> = {
   created_at: 'created_at_ms',
   modified_at: 'modified_at_ms',
