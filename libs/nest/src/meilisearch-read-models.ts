@@ -16,7 +16,7 @@ import {
   meiliAuditCollection,
 } from '@vault/adapters/meilisearch';
 import type { VaultConfig } from './config';
-import { searchListeners, type ReadModels } from './read-models';
+import { searchListeners, type ReadModels } from './read-model-set';
 
 export async function openMeilisearchReadModels(config: VaultConfig): Promise<ReadModels> {
   const model = new MeiliReadModel({ host: config.search, apiKey: config.meiliMasterKey }, [

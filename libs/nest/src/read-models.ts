@@ -1,21 +1,12 @@
 // Chooses and opens the read-model adapters (embedded SQLite or Meilisearch) behind the application's ports.
 import {
-  ApplicationReadModel,
-  FormulaReadModel,
-  formulasProjection,
-  TokenSearchIndex,
-  tokensProjection,
-  ProjectionSet,
-  ProjectionStore,
-  ReactorReadModel,
-  reactorsProjection,
-  RebuildableReadModel,
-  TenantReadModel,
   applicationsProjection,
-  tenantsProjection,
-  AuditReadModel,
   auditProjection,
-  ProjectorLease,
+  formulasProjection,
+  ProjectionSet,
+  reactorsProjection,
+  tenantsProjection,
+  tokensProjection,
 } from '@vault/application';
 import {
   SqliteApplicationReadModel,
@@ -34,37 +25,11 @@ import {
   SqliteProjectorLease,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
+import { searchListeners, type ReadModels } from './read-model-set';
 
-export interface ReadModels {
-  projectionStore: ProjectionStore;
-  rebuildable: RebuildableReadModel;
-  tenants: TenantReadModel;
-  applications: ApplicationReadModel;
-  formulas: FormulaReadModel;
-  reactors: ReactorReadModel;
-  tokens: TokenSearchIndex;
-  /** GET /logs and the audit retention sweep. */
-  audit: AuditReadModel;
-  /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
-  onSwap?(listener: (reopen: () => Promise<void>) => void): void;
-  /** Calls back after each token search with the plan the adapter chose and how long it ran (the API's metrics). */
-  onSearch(listener: SearchListener): void;
-  /** Elects the one process of a data dir that projects (the embedded read model); absent: every inline process projects. */
-  projectorLease?: ProjectorLease;
-  close(): Promise<void>;
-}
-
-/** `plan` is one of a few fixed names per adapter (SqliteSearchPlan, or `meilisearch`); never a query or a value. */
-export type SearchListener = (plan: string, seconds: number) => void;
-
-/** The listeners of onSearch, and the one callback an adapter is given at construction that tells them all. */
-export function searchListeners(): { add(listener: SearchListener): void; notify: SearchListener } {
-  const listeners: SearchListener[] = [];
-  return {
-    add: (listener) => void listeners.push(listener),
-    notify: (plan, seconds) => listeners.forEach((listener) => listener(plan, seconds)),
-  };
-}
+// Where the wiring has always found them.
+export { searchListeners };
+export type { ReadModels, SearchListener } from './read-model-set';
 
 export const allProjections = () =>
   new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, auditProjection]);
@@ -79,7 +44,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   model.removeStaleFiles();
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
-  // The search bitmaps are built before the API listens (README "Performance": start-up at 1M tokens).
+  // The search bitmaps are built before the API listens, so that no search waits for a build (seconds at a million tokens).
   tokens.warmUp();
   const audit = new SqliteAuditReadModel(model);
   const projectorLease = SqliteProjectorLease.open(config.dataDir);
