@@ -1,4 +1,4 @@
-// A rebuild swapped in while the projector is inside a commit (issue 9, defect 4), on a live Meilisearch: the swap
+// A rebuild swapped in while the projector is inside a commit, on a live Meilisearch: the swap
 // is forced into the commit by holding the server's task queue behind a large document addition, so the projector's
 // document task is still queued when the swap is enqueued, and its checkpoint task (enqueued only once the documents
 // succeeded) comes after the swap.

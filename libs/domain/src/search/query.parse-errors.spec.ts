@@ -116,7 +116,7 @@ describe('parseQuery rejects container values that are not paths', () => {
   ]);
 });
 
-describe('parseQuery rejects Lucene syntax SPEC.md does not list', () => {
+describe('parseQuery rejects the Lucene syntax the query language leaves out', () => {
   rejects([
     ['type:card~', 'Unsupported fuzzy or proximity search "~" at position 10: expected an exact value'],
     ['type:card~2', 'Unsupported fuzzy or proximity search "~" at position 10'],

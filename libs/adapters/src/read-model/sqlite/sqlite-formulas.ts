@@ -22,7 +22,7 @@ export const formulasTable: SqliteCollection = {
   derivedFromData: true,
 };
 
-/** API.md's name filter as a LIKE pattern: `*` → any run; no `*` → contains. */
+/** The name filter of a list request as a LIKE pattern: `*` → any run; no `*` → contains. */
 function likePattern(filter: string): string {
   const escaped = filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   return escaped.includes('*') ? escaped.replace(/\*/g, '%') : `%${escaped}%`;

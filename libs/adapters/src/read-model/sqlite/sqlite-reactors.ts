@@ -21,7 +21,7 @@ export const reactorsTable = documentTable(
   ],
 );
 
-/** API.md's name filter as a LIKE pattern: `*` → any run; no `*` → contains (as sqlite-formulas.ts). */
+/** The name filter of a list request as a LIKE pattern: `*` → any run; no `*` → contains (as sqlite-formulas.ts). */
 function likePattern(filter: string): string {
   const escaped = filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   return escaped.includes('*') ? escaped.replace(/\*/g, '%') : `%${escaped}%`;
