@@ -1,5 +1,5 @@
 // The one query AST: the parser produces it, the reference evaluator runs it, and each search adapter
-// compiles it to its own engine (SQL, a Meilisearch filter). Values arrive already normalised, so
+// compiles it to its own engine (bitmap operations, a Meilisearch filter). Values arrive already normalised, so
 // compilers never re-apply the case rules.
 import { DATA_SEARCH_TOKEN_TYPES } from '../tokens/token-types';
 import type { DateField, TermField } from './query.fields';

@@ -93,7 +93,7 @@ describe('the field types follow the table', () => {
   });
 
   it('makes every map keyed by the date fields incomplete as soon as the table gains a date field', () => {
-    // A map complete for today's table, as DATE_ATTRIBUTES (meili-token-filter.ts) is.
+    // A map complete for today's table, as TOKEN_TERMS and each adapter's map of date fields are.
     const columns = Object.fromEntries(DATE_FIELDS.map((field) => [field, `${field}_ms`])) as Record<DateField, string>;
     type DateFieldIfTableHad<Entry extends Record<string, SearchFieldSpec>> = SearchFieldOfKind<'date', typeof SEARCH_FIELDS & Entry>;
     // @ts-expect-error -- with one more date field in the table, the map misses it: the type checker points at every such map.

@@ -11,8 +11,9 @@ export type SearchFieldSpec =
   | { readonly kind: Exclude<SearchFieldKind, 'term'> };
 
 /**
- * Every field a query may name, in the order error messages and the API description list them. A new entry makes the
- * type checker point at each place that must handle it: the evaluator, every compiler, the test arbitraries.
+ * Every field a query may name, in the order error messages and the API description list them. A new entry needs its
+ * terms in TOKEN_TERMS (token-terms.ts); the type checker then points at each other place that must handle it: every
+ * adapter's map of fields and the test arbitraries.
  */
 export const SEARCH_FIELDS = {
   id: { kind: 'term', case: 'insensitive' },

@@ -70,10 +70,34 @@ export interface MeiliFlatToken {
   expires_at_ms?: number;
 }
 
+type TermAttribute = 'id_x' | 'type_x' | 'fingerprint_x' | 'created_by_x' | 'modified_by_x';
+type DateAttribute = 'created_at_ms' | 'modified_at_ms' | 'expires_at_ms';
+
+/** The attribute each term field is indexed and filtered on: keys of lower-cased values, except for exact fields (fingerprint). */
+const TERM_ATTRIBUTES: Record<TermField, TermAttribute> = {
+  id: 'id_x',
+  type: 'type_x',
+  fingerprint: 'fingerprint_x',
+  created_by: 'created_by_x',
+  modified_by: 'modified_by_x',
+};
+
+/** The attribute each date field is indexed and filtered on, in epoch ms. */
+const DATE_ATTRIBUTES: Record<DateField, DateAttribute> = {
+  created_at: 'created_at_ms',
+  modified_at: 'modified_at_ms',
+};
+
 /** The fields filters use; the index makes each of them filterable. */
 export const MEILI_TOKEN_FILTERABLE: ReadonlyArray<keyof MeiliFlatToken> = [
-  'tenant_x', 'id_x', 'type_x', 'fingerprint_x', 'created_by_x', 'modified_by_x', 'containers_x',
-  'container_prefixes_x', 'metadata_x', 'search_hashes_x', 'created_at_ms', 'modified_at_ms', 'expires_at_ms',
+  'tenant_x',
+  ...Object.values(TERM_ATTRIBUTES),
+  'containers_x',
+  'container_prefixes_x',
+  'metadata_x',
+  'search_hashes_x',
+  ...Object.values(DATE_ATTRIBUTES),
+  'expires_at_ms',
 ];
 
 const lower = (text: string): string => text.toLowerCase();
@@ -111,31 +135,12 @@ export function flattenToken(doc: TokenDocument): MeiliFlatToken {
 
 const unique = (values: string[]): string[] => [...new Set(values)];
 
-type DateAttribute = 'created_at_ms' | 'modified_at_ms' | 'expires_at_ms';
-
 const setNumber = (flat: Partial<MeiliFlatToken>, attribute: DateAttribute, ms: number | null) => {
   if (ms !== null) flat[attribute] = ms;
 };
 
 /** The key a term field's value is indexed and filtered by: exact fields as written, the others lower-cased. */
 const termKey = (field: TermField, value: string): string => (isExactField(field) ? meiliExactKey(value) : lowerKey(value));
-
-type TermAttribute = 'id_x' | 'type_x' | 'fingerprint_x' | 'created_by_x' | 'modified_by_x';
-
-/** The attribute each term field is indexed and filtered on: keys of lower-cased values, except for exact fields (fingerprint). */
-const TERM_ATTRIBUTES: Record<TermField, TermAttribute> = {
-  id: 'id_x',
-  type: 'type_x',
-  fingerprint: 'fingerprint_x',
-  created_by: 'created_by_x',
-  modified_by: 'modified_by_x',
-};
-
-/** The attribute each date field is indexed and filtered on, in epoch ms. */
-const DATE_ATTRIBUTES: Record<DateField, DateAttribute> = {
-  created_at: 'created_at_ms',
-  modified_at: 'modified_at_ms',
-};
 
 // Keys of the types DATA_SEARCHABLE_TYPES names, compared as the evaluator does: lower(type) against each entry.
 const DATA_TYPE_KEYS = DATA_SEARCHABLE_TYPES.map((type) => meiliExactKey(type));
