@@ -16,7 +16,7 @@ import { FIELD_COLUMNS } from './token-row';
 
 type PostingHint = ['broad' | 'empty', string, string, string];
 
-/** What the catch-up reads of a changed row: BitmapRow's columns, the fields' in ROW_FIELDS order. */
+/** What the catch-up reads of a changed row: its rowid, tenant and expiry, then the column of each of ROW_FIELDS. */
 const ROW_SQL = `SELECT rowid, tenant_id, expires_at_ms, ${ROW_FIELDS.map((field) => FIELD_COLUMNS[field]).join(', ')} FROM tokens WHERE rowid = ?`;
 
 /**
