@@ -6,35 +6,11 @@ import { PURGE_TENANT, type ProjectionStore, type TokenDocument, type TokenSearc
 import { evaluateQuery, parseQuery, QueryNode, SearchableToken, tokenKey, TOKEN_TYPES } from '@vault/domain';
 import { queryNodeArbitrary, searchableTokenArbitrary } from '@vault/domain/search/query.arbitrary';
 import { fieldExamples, matchingToken, otherToken } from '@vault/domain/search/query.field-examples';
+import { aTokenRecord } from '@vault/domain/search/token-record.builders';
 
 export interface TokenSearchUnderTest {
   projectionStore: ProjectionStore;
   tokens: TokenSearchIndex;
-}
-
-const ENVELOPE = { v: 1, alg: 'AES-256-GCM', key_ref: 'k', iv: 'aXY=', ciphertext: 'Y3Q=', tag: 'dGFn' } as const;
-
-export function aTokenDocument(overrides: Partial<TokenDocument> = {}): TokenDocument {
-  return {
-    id: randomUUID(),
-    tenant_id: 'tenant-a',
-    type: 'token',
-    encrypted: { ...ENVELOPE },
-    fingerprint: 'Fp1',
-    fingerprint_expression: '{{ data | stringify }}',
-    mask: null,
-    masked: null,
-    containers: ['/general/high/'],
-    metadata: {},
-    search_indexes: [],
-    search_hashes: [],
-    expires_at: null,
-    created_by: 'app-1',
-    created_at: '2024-01-15T10:00:00.000Z',
-    modified_by: null,
-    modified_at: null,
-    ...overrides,
-  } as TokenDocument;
 }
 
 export function describeTokenSearchContract(
@@ -67,7 +43,7 @@ export function describeTokenSearchContract(
       const other = `tenant-${randomUUID()}`;
       const app1 = randomUUID();
       const app2 = randomUUID();
-      const t = (name: string, overrides: Partial<TokenDocument>) => ({ name, doc: aTokenDocument({ tenant_id: tenant, ...overrides }) });
+      const t = (name: string, overrides: Partial<TokenDocument>) => ({ name, doc: aTokenRecord({ tenant_id: tenant, ...overrides }) });
       const fixtures = [
         t('ssn', {
           type: 'social_security_number',
@@ -102,7 +78,7 @@ export function describeTokenSearchContract(
           containers: ['/pci/high/'],
           search_hashes: ['6789'],
           fingerprint: 'fpcard',
-          masked: { ...ENVELOPE, ciphertext: 'c2VhbGVkIG1hc2s=' },
+          masked: { v: 1, alg: 'AES-256-GCM', key_ref: 'k', iv: 'aXY=', ciphertext: 'c2VhbGVkIG1hc2s=', tag: 'dGFn' },
           created_by: app2,
           created_at: '2024-02-15T08:30:00.000Z',
         }),
@@ -122,7 +98,7 @@ export function describeTokenSearchContract(
           expires_at: '2024-05-01T00:00:00.000Z',
           created_at: '2024-04-01T00:00:00.000Z',
         }),
-        { name: 'other-tenant', doc: aTokenDocument({ tenant_id: other, type: 'token', search_hashes: ['6789'], containers: ['/pii/high/'], created_at: '2024-01-20T00:00:00.000Z' }) },
+        { name: 'other-tenant', doc: aTokenRecord({ tenant_id: other, type: 'token', search_hashes: ['6789'], containers: ['/pii/high/'], created_at: '2024-01-20T00:00:00.000Z' }) },
       ];
       const id = (name: string) => fixtures.find((f) => f.name === name)!.doc.id;
       const byName = (names: string[]) => names.map(id);
@@ -239,8 +215,8 @@ export function describeTokenSearchContract(
 
       it('keeps tokens of two tenants that share an id apart: each tenant reads, finds and loses only its own', async () => {
         const shared = randomUUID();
-        const mine = aTokenDocument({ id: shared, tenant_id: tenant, metadata: { owner: 'mine' } });
-        const theirs = aTokenDocument({ id: shared, tenant_id: other, metadata: { owner: 'theirs' } });
+        const mine = aTokenRecord({ id: shared, tenant_id: tenant, metadata: { owner: 'mine' } });
+        const theirs = aTokenRecord({ id: shared, tenant_id: other, metadata: { owner: 'theirs' } });
         await put([mine, theirs]);
         const loaded = await under.projectionStore.load('tokens', [tokenKey(tenant, shared), tokenKey(other, shared)]);
         expect([...loaded.keys()].sort()).toEqual([tokenKey(tenant, shared), tokenKey(other, shared)].sort());
@@ -258,7 +234,7 @@ export function describeTokenSearchContract(
     // One example per field of SEARCH_FIELDS: a field added to the table is indexed by every adapter before it ships.
     describe('every searchable field', () => {
       const tenant = `tenant-${randomUUID()}`;
-      const [matching, other] = [matchingToken, otherToken].map((token) => aTokenDocument({ ...token, tenant_id: tenant }));
+      const [matching, other] = [matchingToken, otherToken].map((token) => aTokenRecord({ ...token, tenant_id: tenant }));
       const ids = async (query: string) =>
         (await under.tokens.search({ tenantId: tenant, query: parseQuery(query), now: NOW, page: 1, size: 10 })).items.map((d) => d.id);
 
@@ -273,8 +249,8 @@ export function describeTokenSearchContract(
     it('drops every token of a deleted tenant on its purge, from reads, searches and counts, and no other tenant’s', async () => {
       const [gone, kept] = [randomUUID(), randomUUID()];
       const shared = randomUUID();
-      const doomed = [aTokenDocument({ tenant_id: gone, id: shared }), aTokenDocument({ tenant_id: gone, type: 'card_number' })];
-      const survivor = aTokenDocument({ tenant_id: kept, id: shared });
+      const doomed = [aTokenRecord({ tenant_id: gone, id: shared }), aTokenRecord({ tenant_id: gone, type: 'card_number' })];
+      const survivor = aTokenRecord({ tenant_id: kept, id: shared });
       await put([...doomed, survivor]);
       position += 1n;
       await under.projectionStore.commit([{ collection: PURGE_TENANT, id: gone, revision: 2n, doc: null }], { commit: position, prepare: position });
@@ -291,14 +267,14 @@ export function describeTokenSearchContract(
         Object.fromEntries(TOKEN_TYPES.map((type) => [type, (after[type] ?? 0) - (before[type] ?? 0)]));
       const later = NOW + 60_000;
       const [before, beforeLater] = [await under.tokens.countByType(NOW), await under.tokens.countByType(later)];
-      const deleted = aTokenDocument({ tenant_id: a, type: 'social_security_number' });
+      const deleted = aTokenRecord({ tenant_id: a, type: 'social_security_number' });
       await put([
-        aTokenDocument({ tenant_id: a, type: 'social_security_number' }),
+        aTokenRecord({ tenant_id: a, type: 'social_security_number' }),
         deleted,
-        aTokenDocument({ tenant_id: a, type: 'card_number' }),
-        aTokenDocument({ tenant_id: b, type: 'token' }),
-        aTokenDocument({ tenant_id: b, type: 'token', expires_at: new Date(NOW).toISOString() }),
-        aTokenDocument({ tenant_id: b, type: 'token', expires_at: new Date(later).toISOString() }),
+        aTokenRecord({ tenant_id: a, type: 'card_number' }),
+        aTokenRecord({ tenant_id: b, type: 'token' }),
+        aTokenRecord({ tenant_id: b, type: 'token', expires_at: new Date(NOW).toISOString() }),
+        aTokenRecord({ tenant_id: b, type: 'token', expires_at: new Date(later).toISOString() }),
       ]);
       position += 1n;
       await under.projectionStore.commit([{ collection: 'tokens', id: tokenKey(a, deleted.id), revision: 1n, doc: null }], { commit: position, prepare: position });
@@ -334,7 +310,7 @@ export function describeTokenSearchContract(
 // Generated tokens reuse a handful of ids; stored documents need unique ones, so each gets a fresh id, and id terms
 // are rewritten to the fresh id of the first token that carried the generated one (the same AST goes to both sides).
 function fromSearchable(token: SearchableToken, tenant: string): TokenDocument {
-  return aTokenDocument({ ...token, id: randomUUID(), tenant_id: tenant });
+  return aTokenRecord({ ...token, id: randomUUID(), tenant_id: tenant });
 }
 
 function remapIds(query: QueryNode, tokens: SearchableToken[], docs: TokenDocument[]): QueryNode {

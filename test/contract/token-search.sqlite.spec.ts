@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteReadModel, SqliteTokenSearchIndex, tokensTable, type SqliteTokenSearchOptions } from '@vault/adapters';
 import { parseQuery, tokenKey } from '@vault/domain';
-import { aTokenDocument, describeTokenSearchContract } from './token-search.contract';
+import { aTokenRecord } from '@vault/domain/search/token-record.builders';
+import { describeTokenSearchContract } from './token-search.contract';
 
 // The bitmap engine twice: with the default threshold (the corpus's postings are all small, so they come from
 // SQLite's token_terms index) and with every posting kept in memory as a bitmap.
@@ -37,7 +38,7 @@ describe('Embedded SQLite token search, reporting its plan', () => {
     const reports: Array<[string, number]> = [];
     const tokens = new SqliteTokenSearchIndex(model, { ...options, onSearch: (plan, seconds) => reports.push([plan, seconds]) });
     try {
-      const doc = aTokenDocument({ tenant_id: 'tenant-a', metadata: { tier: 'gold' } });
+      const doc = aTokenRecord({ tenant_id: 'tenant-a', metadata: { tier: 'gold' } });
       await model.commit([{ collection: 'tokens', id: tokenKey(doc.tenant_id, doc.id), revision: 0n, doc: doc as never }], { commit: 1n, prepare: 1n });
       const page = await tokens.search({ tenantId: 'tenant-a', query: query === null ? null : parseQuery(query), now: Date.now(), page: 1, size: 20 });
       expect(page.total).toBe(1);

@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import { PURGE_TENANT, type DocumentChange, type TokenDocument } from '@vault/application';
 import { evaluateQuery, parseQuery, tokenKey, type QueryNode } from '@vault/domain';
 import { queryNodeArbitrary, queryVocabulary as v } from '@vault/domain/search/query.arbitrary';
+import { aTokenRecord } from '@vault/domain/search/token-record.builders';
 import { SqliteReadModel } from '../sqlite-read-model';
 import { SqliteTokenSearchIndex, type SqliteTokenSearchOptions } from './token-search-index';
 import { tokensTable } from './tokens-table';
-import { aTokenDocument } from '../../../../../../test/contract/token-search.contract';
 import { CountWorker } from '../count-worker';
 import { listBroadTerms } from './broad-terms';
 import { TokenBitmapFollower, type SnapshotReader } from './token-bitmap-follower';
@@ -27,7 +27,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const uuid = (n: number, key = (n * 2_654_435_761) >>> 0) => `${key.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 const aToken = (overrides: Partial<TokenDocument> = {}): TokenDocument =>
-  aTokenDocument({ id: uuid(0), tenant_id: A, created_by: v.applications[0], created_at: iso(BASE), ...overrides });
+  aTokenRecord({ id: uuid(0), tenant_id: A, created_by: v.applications[0], created_at: iso(BASE), ...overrides });
 
 type Change = { put: TokenDocument } | { remove: TokenDocument } | { purge: string };
 
