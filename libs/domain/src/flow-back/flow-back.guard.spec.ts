@@ -150,7 +150,7 @@ describe('the flow-back invariant (property)', () => {
           }
         },
       ),
-      { numRuns: Number(process.env.FLOW_RUNS ?? 300) },
+      { numRuns: Number(process.env.FLOW_RUNS ?? 300), ...(process.env.FLOW_SEED ? { seed: Number(process.env.FLOW_SEED) } : {}) },
     );
   });
 });

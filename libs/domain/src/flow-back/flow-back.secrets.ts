@@ -116,6 +116,18 @@ export const textsOf = (value: unknown): string[] => {
   return [...texts];
 };
 
+/** A value as encodeURIComponent, a form body and JSON.stringify write it. */
+const escapedForms = (text: string): string[] => {
+  let url: string;
+  try {
+    url = encodeURIComponent(text);
+  } catch {
+    // A lone surrogate cannot be URL-encoded: no encoder writes one, so there is nothing to look for.
+    url = text;
+  }
+  return [url, url.replace(/%20/g, '+'), JSON.stringify(text).slice(1, -1)];
+};
+
 /** The needles of every source, filed by how an answer is read to find them. */
 export interface FlowBackNeedles {
   /** Looked for in the answer's case-folded text with its delimiters removed: the value as is, in any case, spaced. */
@@ -136,6 +148,9 @@ export const needlesOf = (sources: readonly FlowBackSource[]): FlowBackNeedles =
       else needles.folded.add({ text: folded, secret });
       const bytes = utf8.encode(text);
       needles.folded.add({ text: hexOf(bytes), secret });
+      // The canonical escapes as they are, besides the decoded layers: text written just before an escaped value can
+      // itself read as the start of an escape (`%` before `AA%40…`) and make the decoding eat the value's first characters.
+      for (const escaped of escapedForms(text)) if (escaped !== text) needles.folded.add({ text: foldCase(escaped), secret });
       const bare = utf8.encode(withoutDelimiters(text).text);
       for (const variant of bare.length >= MIN_NEEDLE_LENGTH && bare.length !== bytes.length ? [bytes, bare] : [bytes]) {
         for (const core of base64Cores(variant)) needles.exact.add({ text: core, secret });
