@@ -6,8 +6,11 @@ import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenS
 import { auditStream, type AccessRecordedData, type AccessRule, type AccessTransform } from '@vault/domain';
 import { tokensProjection } from '../projections/tokens.projection';
 import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
-import { DetokenizeHandler, DetokenizeQuery } from '../tokenize/tokenize';
-import { CreateTokenCommand, CreateTokenHandler, GetTokenHandler, GetTokenQuery, SearchTokensHandler, SearchTokensQuery } from '../tokens/create-token';
+import { DetokenizeHandler, DetokenizeQuery } from '../detokenize/detokenize';
+import { Detokenizer } from '../detokenize/detokenizer';
+import { CreateTokenCommand, CreateTokenHandler } from '../tokens/create-token';
+import { GetTokenHandler, GetTokenQuery } from '../tokens/get-token';
+import { SearchTokensHandler, SearchTokensQuery } from '../tokens/search-tokens';
 import type { Caller } from '../shared/use-case';
 import { failAuditAppends, interceptAppends, type InterceptedStore } from '../../../../test/support/intercepted-event-store';
 import { AccessNotRecordedError, GroupCommitAccessLog } from './group-commit-access-log';
@@ -37,7 +40,7 @@ describe('access records of the handlers that show plaintext', () => {
     const access = new GroupCommitAccessLog(store);
     get = new GetTokenHandler(index, crypto, access);
     search = new SearchTokensHandler(index, crypto, access);
-    detokenize = new DetokenizeHandler(index, crypto, engine, access);
+    detokenize = new DetokenizeHandler(new Detokenizer(index, crypto, engine), access);
     creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator, access);
   });
   beforeEach(() => {

@@ -6,6 +6,7 @@ import { EventStore, EventToAppend, ExpectedRevision, LogPosition, RecordedEvent
 import { GroupCommitAppender } from './group-commit-appender';
 import type { ProjectionWaiter } from '../projections/projector';
 import { currentRequestContext } from '../request-context';
+import { nextTurn } from '../shared/turns';
 
 export interface CommandOutcome<TState, TEvent> {
   /** What the command recorded: [] when the decider found nothing to change. */
@@ -167,6 +168,3 @@ const toAppend = (events: readonly DomainEvent[], ctx: CommandContext): EventToA
     data: event.data,
     metadata: { tenant_id: ctx.tenantId, actor: ctx.actor, timestamp: ctx.now.toISOString(), correlation_id: ctx.correlationId },
   }));
-
-/** Lets the event loop run what is waiting (timers, I/O) before going on: awaiting a settled promise would not. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,64 +1,34 @@
-// TokenizeHandler and DetokenizeHandler on the embedded stores, with the real Liquid engine and crypto: one batch of
-// creates per body, nothing written when any request is refused, deduplication as POST /tokens does it (also between
-// the requests of one body), and detokenization showing each token as the caller's token:read rule does.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
-import { DomainError, TOKEN_NOT_FOUND_MESSAGE, type AccessRule, type AccessTransform } from '@vault/domain';
-import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+// TokenizeHandler on the embedded stores, with the real Liquid engine and crypto: one batch of creates per body,
+// nothing written when any request is refused, deduplication as POST /tokens does it (also between the requests of one
+// body), and each token shown as the caller's token:create rule does.
+import { randomUUID } from 'node:crypto';
+import { uuidGenerator } from '@vault/adapters';
+import type { AccessRule, DomainError } from '@vault/domain';
+import { rule, typesOf, whenRun } from '../shared/use-case.builders';
+import { openTokenVault, REVEAL_ALL, type TokenVault } from '../tokens/token-vault.builders';
 import type { TokenView } from '../tokens/token-view';
-import { DetokenizeHandler, DetokenizeQuery, TokenizeCommand, TokenizeHandler } from './tokenize';
-import { CreateTokenCommand, CreateTokenHandler } from '../tokens/create-token';
-import type { Caller } from '../shared/use-case';
-import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
+import { TokenizeCommand, TokenizeHandler } from './tokenize';
+import { TokenizeRequests } from './tokenize-requests';
 
-const rule = (priority: number, container: string, transform: AccessTransform, ...permissions: string[]): AccessRule => ({
-  priority,
-  container,
-  transform,
-  permissions,
-});
-const CREATE_READ = ['token:create', 'token:read'];
-const REVEAL_ALL = [rule(1, '/', 'reveal', ...CREATE_READ)];
 const SSN = '123-45-6789';
 const CARD = '4242424242424242';
 
-describe('TokenizeHandler and DetokenizeHandler', () => {
-  let vault: Embedded;
-  let keys: SqliteKeyStore;
-  let index: SqliteTokenSearchIndex;
+describe('TokenizeHandler', () => {
+  let vault: TokenVault;
   let tokenize: TokenizeHandler;
-  let detokenizer: DetokenizeHandler;
-  let creator: CreateTokenHandler;
   let tenantId: string;
 
   beforeAll(async () => {
-    vault = await openEmbedded({ name: 'tokenize', collections: [tokensTable], projections: [tokensProjection] });
-    keys = SqliteKeyStore.open(vault.dir);
-    const crypto = new AesGcmTokenCrypto(randomBytes(32), keys);
-    const engine = new LiquidExpressionEngine();
-    index = new SqliteTokenSearchIndex(vault.model);
-    tokenize = new TokenizeHandler(vault.runner(), index, crypto, engine, uuidGenerator, new GroupCommitAccessLog(vault.events));
-    detokenizer = new DetokenizeHandler(index, crypto, engine, new GroupCommitAccessLog(vault.events));
-    creator = new CreateTokenHandler(vault.runner(), index, crypto, engine, uuidGenerator, new GroupCommitAccessLog(vault.events));
+    vault = await openTokenVault('tokenize');
+    tokenize = new TokenizeHandler(new TokenizeRequests(vault.vault.runner(), vault.index, vault.crypto, vault.engine, uuidGenerator, vault.access));
   });
   beforeEach(() => {
-    tenantId = randomUUID();
+    tenantId = vault.newTenant();
   });
-  afterAll(async () => {
-    await index.close();
-    keys.close();
-    await vault.close();
-  });
+  afterAll(() => vault.close());
 
-  const caller = (accessRules: AccessRule[], tenant = tenantId): Caller => ({
-    principal: { applicationId: randomUUID(), tenantId: tenant, type: 'private', permissions: new Set(CREATE_READ), accessRules },
-    now: new Date(),
-    requestId: `req-${randomUUID()}`,
-  });
+  const caller = (rules: AccessRule[]) => vault.caller(rules);
   const run = (body: unknown, rules: AccessRule[] = REVEAL_ALL) => tokenize.execute(new TokenizeCommand(caller(rules), body));
-  const detokenize = (body: unknown, rules: AccessRule[] = REVEAL_ALL, tenant = tenantId) =>
-    detokenizer.execute(new DetokenizeQuery(caller(rules, tenant), body));
   const failure = (promise: Promise<unknown>) => promise.then(() => Promise.reject(new Error('accepted')), (error: unknown) => error as DomainError);
   const createdEvents = async () => (await vault.events.readAll(null, 100_000)).filter((e) => e.type === 'TokenCreated' && e.metadata.tenant_id === tenantId);
 
@@ -78,7 +48,7 @@ describe('TokenizeHandler and DetokenizeHandler', () => {
       // One transaction: consecutive positions in the log.
       expect(events.map((e) => Number(e.position.commit) - Number(events[0].position.commit))).toEqual([0, 1, 2, 3, 4]);
       // Read-your-writes: every token is in the read model when the answer comes.
-      for (const token of [answer.card, answer.ssn]) expect(await index.get(tenantId, token.id, Date.now())).not.toBeNull();
+      for (const token of [answer.card, answer.ssn]) expect(await vault.index.get(tenantId, token.id, Date.now())).not.toBeNull();
     });
 
     it('shows each token under the caller\'s token:create rule for it', async () => {
@@ -111,7 +81,7 @@ describe('TokenizeHandler and DetokenizeHandler', () => {
 
     it('writes nothing when one custom id is taken, and names its path in the 409', async () => {
       const taken = randomUUID();
-      await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), { id: taken, type: 'token', data: 'first' }));
+      await vault.given({ id: taken, type: 'token', data: 'first' });
       const before = await createdEvents();
       const error = await failure(run({ fresh: { type: 'token', data: 'a' }, again: { id: taken, type: 'token', data: 'b' } }));
       expect(error).toMatchObject({ kind: 'conflict', message: 'The id of the request at again is already taken in this tenant.' });
@@ -120,7 +90,7 @@ describe('TokenizeHandler and DetokenizeHandler', () => {
 
     describe('deduplication', () => {
       it('returns an existing token the caller\'s token:create rules cover, under the rule for its containers', async () => {
-        const existing = (await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), { type: 'social_security_number', data: SSN, containers: ['/ops/'] }))).token;
+        const existing = await vault.given({ type: 'social_security_number', data: SSN, containers: ['/ops/'] });
         const rules = [rule(1, '/ops/', 'mask', 'token:create'), rule(2, '/', 'reveal', 'token:create')];
         const [found, fresh] = (await run(
           [
@@ -134,10 +104,18 @@ describe('TokenizeHandler and DetokenizeHandler', () => {
       });
 
       it('creates a new token when the only match lies outside the caller\'s token:create rules', async () => {
-        const hidden = (await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), { type: 'token', data: 'cust_42', containers: ['/secret/'] }))).token;
+        const hidden = await vault.given({ type: 'token', data: 'cust_42', containers: ['/secret/'] });
         const [token] = (await run([{ type: 'token', data: 'cust_42', containers: ['/mine/'], deduplicate_token: true }], [rule(1, '/mine/', 'reveal', 'token:create')])) as TokenView[];
         expect(token.id).not.toBe(hidden.id);
         expect(token.containers).toEqual(['/mine/']);
+      });
+
+      it("records a match it shows in plaintext as the caller's reveal, and creates nothing", async () => {
+        const existing = await vault.given({ type: 'token', data: 'cust_7' });
+        const { answer, recorded } = await whenRun(vault.events, () => run([{ type: 'token', data: 'cust_7', deduplicate_token: true }]));
+        expect((answer as TokenView[])[0].id).toBe(existing.id);
+        expect(typesOf(recorded)).toEqual(['AccessRecorded']);
+        expect(recorded[0].data).toMatchObject({ entity_id: existing.id, operation: 'reveal', via: 'dedupe' });
       });
 
       it('finds an earlier request of the same body, as if the requests came one after another', async () => {
@@ -159,49 +137,6 @@ describe('TokenizeHandler and DetokenizeHandler', () => {
       expect(await run([])).toEqual([]);
       expect(await run({ nothing: null })).toEqual({ nothing: null });
       expect(await createdEvents()).toEqual([]);
-    });
-  });
-
-  describe('detokenize', () => {
-    const created = async (body: unknown) => (await creator.execute(new CreateTokenCommand(caller(REVEAL_ALL), body))).token.id;
-
-    it('replaces each expression by the token as the caller\'s token:read rule shows it', async () => {
-      const ssn = await created({ type: 'social_security_number', data: SSN });
-      const card = await created({ type: 'token', data: { number: CARD, exp: 12 }, containers: ['/cards/'] });
-      const rules = [rule(1, '/pii/', 'mask', 'token:read'), rule(2, '/', 'reveal', 'token:read')];
-      const answer = await detokenize({ ssn: `{{ ${ssn} }}`, card: `{{ ${card} }}`, number: `{{ ${card} | json: '$.number' | reveal_last: 4 }}`, text: `exp {{ ${card} | json: '$.exp' }}` }, rules);
-      expect(answer).toEqual({ ssn: 'XXX-XX-6789', card: { number: CARD, exp: 12 }, number: 'XXXXXXXXXXXX4242', text: 'exp 12' });
-    });
-
-    it('answers a token that does not exist and one no rule covers with the same 400', async () => {
-      const hidden = await created({ type: 'token', data: 'secret', containers: ['/hidden/'] });
-      const rules = [rule(1, '/visible/', 'reveal', 'token:read')];
-      const missing = await failure(detokenize({ a: `{{ ${randomUUID()} }}` }, rules));
-      const uncovered = await failure(detokenize({ a: `{{ ${hidden} }}` }, rules));
-      expect(missing).toMatchObject({ kind: 'validation', errors: { a: [TOKEN_NOT_FOUND_MESSAGE] } });
-      expect([uncovered.kind, uncovered.message, uncovered.errors]).toEqual([missing.kind, missing.message, missing.errors]);
-    });
-
-    it('does not find another tenant\'s token', async () => {
-      const id = await created({ type: 'token', data: 'mine' });
-      expect(await failure(detokenize(`{{ ${id} }}`, REVEAL_ALL, randomUUID()))).toMatchObject({ errors: { body: [TOKEN_NOT_FOUND_MESSAGE] } });
-    });
-
-    it('reads a token whose data key was shredded (a delete in flight) as not found', async () => {
-      const id = await created({ type: 'social_security_number', data: SSN });
-      await keys.destroy(tenantId, id);
-      for (const transform of ['reveal', 'mask'] as const) {
-        const error = await failure(detokenize({ x: `{{ ${id} }}` }, [rule(1, '/', transform, 'token:read')]));
-        expect(error.errors).toEqual({ x: [TOKEN_NOT_FOUND_MESSAGE] });
-      }
-    });
-
-    it('refuses with 403 a token its rule redacts, or masks without a mask', async () => {
-      const ssn = await created({ type: 'social_security_number', data: SSN });
-      const note = await created({ type: 'token', data: 'no mask here' });
-      const redacted = await failure(detokenize({ a: { b: `{{ ${ssn} }}` } }, [rule(1, '/', 'redact', 'token:read')]));
-      expect(redacted).toMatchObject({ kind: 'forbidden', message: 'The access rule that applies to the token at a.b does not show its data.' });
-      expect(await failure(detokenize([`{{ ${note} }}`], [rule(1, '/', 'mask', 'token:read')]))).toMatchObject({ kind: 'forbidden' });
     });
   });
 });

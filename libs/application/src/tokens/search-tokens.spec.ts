@@ -16,7 +16,8 @@ import type { Page } from '../ports/read-models';
 import { tokensProjection } from '../projections/tokens.projection';
 import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
 import type { TokenView } from './token-view';
-import { CreateTokenCommand, CreateTokenHandler, SearchTokensHandler, SearchTokensQuery } from './create-token';
+import { CreateTokenCommand, CreateTokenHandler } from './create-token';
+import { SearchTokensHandler, SearchTokensQuery } from './search-tokens';
 import type { Caller } from '../shared/use-case';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
@@ -132,6 +133,12 @@ describe('SearchTokensHandler', () => {
         [t.note]: undefined,
       });
     });
+  });
+
+  it('refuses a query that does not parse: 400, and the index is not asked', async () => {
+    const asked = vault.index.requests.length;
+    await expect(vault.search([rule(1, '/', 'reveal', 'token:search')], '(type:token')).rejects.toMatchObject({ kind: 'validation' });
+    expect(vault.index.requests.length).toBe(asked);
   });
 
   describe('data: values are hashed as the read model holds them', () => {

@@ -7,7 +7,8 @@ import type { TokenCrypto } from '../ports/token-crypto';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 import { tokensProjection } from '../projections/tokens.projection';
 import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
-import { CreateTokenCommand, CreateTokenHandler, GetTokenHandler, GetTokenQuery } from './create-token';
+import { CreateTokenCommand, CreateTokenHandler } from './create-token';
+import { GetTokenHandler, GetTokenQuery } from './get-token';
 import type { Caller } from '../shared/use-case';
 
 /** The real crypto, counting the envelopes it opens. */

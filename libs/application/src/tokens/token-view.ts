@@ -1,6 +1,7 @@
 // A token as the API returns it: every field but the encrypted envelope and the hashes, and `data` per the access rule.
-import { AccessRule, applyTransform, DataKeyUnavailableError, JsonValue, notFound, TokenRecord } from '@vault/domain';
+import { applyTransform, type AccessRule, type JsonValue, type TokenRecord } from '@vault/domain';
 import type { TokenCrypto } from '../ports/token-crypto';
+import { openSealed } from './sealing/seal-token';
 
 export interface TokenView {
   id: string;
@@ -30,7 +31,7 @@ export interface OpenedToken {
  * Decrypts only what the rule's transform shows: the data for reveal, the sealed mask for mask, nothing for redact.
  * A create's answer passes `opened`, the plaintext it has just sealed, instead of opening its own envelopes again.
  */
-export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: TokenCrypto, opened?: OpenedToken): Promise<TokenView> {
+export async function toTokenView(token: TokenRecord, rule: Pick<AccessRule, 'transform'>, crypto: TokenCrypto, opened?: OpenedToken): Promise<TokenView> {
   const data = applyTransform(rule, token, {
     plaintext: rule.transform === 'reveal' ? (opened?.plaintext ?? (await openSealed(crypto, token, token.encrypted, 'data'))) : undefined,
     mask: rule.transform === 'mask' && token.masked !== null ? (opened ? opened.masked : await openSealed(crypto, token, token.masked, 'mask')) : null,
@@ -53,19 +54,4 @@ export async function toTokenView(token: TokenRecord, rule: AccessRule, crypto: 
     ...(token.modified_at === null ? {} : { modified_at: token.modified_at }),
   };
   return view;
-}
-
-/** Opens one of a token's envelopes; a key already shredded (a delete in flight) means the token is gone: 404. */
-export async function openSealed(
-  crypto: TokenCrypto,
-  token: TokenRecord,
-  sealed: TokenRecord['encrypted'],
-  purpose: 'data' | 'mask',
-): Promise<string> {
-  try {
-    return await crypto.decrypt(token.tenant_id, token.id, sealed, purpose);
-  } catch (error) {
-    if (error instanceof DataKeyUnavailableError) throw notFound('Token');
-    throw error;
-  }
 }

@@ -1,4 +1,4 @@
-// A token's fingerprint and search hashes are computed from its data (API.md "What a write may reveal": they are data),
+// A token's fingerprint and search hashes are computed from its data (what a write may reveal: they are data),
 // and keyed with its tenant's key, which outlives the token. Kept in the event log in plaintext, they would let whoever
 // holds the log and the keys test guesses of a deleted token's data (an SSN's last 4 digits, then the rest, in about a
 // second). So the log holds them sealed under the token's data key, like the data and the mask: deleting the token
@@ -9,7 +9,7 @@
 // or tenant was deleted later in the log) opens with neither: only a rebuild or a lagging projector reads such an
 // event, and the deletion that follows it removes the token from every read model. Events written before this sealing
 // existed carry the plaintext fields and pass through unchanged.
-import { DataKeyUnavailableError, DomainError, notFound, TENANT_STREAM_PREFIX, tokenStream, type EncryptedData } from '@vault/domain';
+import { DataKeyUnavailableError, notFound, TENANT_STREAM_PREFIX, tokenStream, type EncryptedData } from '@vault/domain';
 import type { TokenCrypto } from '../../ports/token-crypto';
 import type {
   AppendResult,
@@ -22,6 +22,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../../ports/event-store';
+import { isShredded } from '../../shared/shredded';
 
 /** The token events whose data carries a fingerprint and search hashes (TokenContent). */
 const SEALED_EVENT_TYPES: ReadonlySet<string> = new Set(['TokenCreated', 'TokenUpdated']);
@@ -41,10 +42,6 @@ const hasPlainIndex = (data: unknown): data is TokenEventData & TokenIndex =>
 
 const hasSealedIndex = (data: unknown): data is TokenEventData & { [SEALED_INDEX_FIELD]: EncryptedData } =>
   typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>)[SEALED_INDEX_FIELD] === 'object';
-
-/** The key of the token (or of its whole tenant) is destroyed: what a deletion later in the log did. */
-export const isShredded = (error: unknown): boolean =>
-  error instanceof DataKeyUnavailableError || (error instanceof DomainError && error.kind === 'unauthenticated');
 
 /** Indexes of this process's own recent appends kept for its projector, which reads them back within milliseconds. */
 const RECENT_LIMIT = 10_000;
