@@ -7,6 +7,7 @@
 // failing key store can leave a deleted token's or reactor's key behind.
 import { tokenKey, type ReactorDeletedData, type TenantDeleted, type TokenDeletedData } from '@vault/domain';
 import { formulaKeyId } from '../reactor-formulas/sealing/sealed-formula-content';
+import { reactorKeyId } from '../reactors/sealing/reactor-configuration';
 import type { RecordedEvent } from '../ports/event-store';
 import type { Projection } from './projection';
 
@@ -23,12 +24,6 @@ export interface KeyToShred {
 export const TENANT_KEY_ID = 'tenant:*';
 
 export const KEY_SHREDDING_COLLECTION = 'shredded_keys';
-
-/**
- * The key-store id of the key that seals a reactor's configuration. Token ids are UUIDs, so `reactor:<uuid>` is never
- * a token's key, and destroying one never touches the other.
- */
-export const reactorKeyId = (reactorId: string): string => `reactor:${reactorId}`;
 
 /** The key an event names, or null for one that names none (an official formula's delete: nothing of it is sealed). */
 const keyToShred = (event: RecordedEvent): KeyToShred | null => {

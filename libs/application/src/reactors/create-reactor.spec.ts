@@ -1,131 +1,69 @@
-// The reactor use cases on the embedded stores: the snapshots come from the streams (a formula recorded a moment ago is
-// usable before any projection), the configuration is recorded sealed under the reactor's own key and purpose, and a
-// formula change asks the reactor read model only once it has caught up with the log, or answers 409 to retry.
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  AesGcmTokenCrypto,
-  formulasTable,
-  IsolatedVmCodeChecker,
-  reactorsTable,
-  SqliteFormulaReadModel,
-  SqliteKeyStore,
-  SqliteReactorReadModel,
-  uuidGenerator,
-} from '@vault/adapters';
-import { DataKeyUnavailableError, DomainError, formulaStream, reactorFormulaDecider, reactorStream, type EncryptedData } from '@vault/domain';
-import type { ProjectionWaiter } from '../projections/projector';
-import { formulasProjection } from '../projections/formulas.projection';
-import { reactorsProjection } from '../projections/reactors.projection';
-import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
-import { UpdateReactorFormulaCommand, UpdateReactorFormulaHandler } from '../reactor-formulas/create-reactor-formula';
-import { CreateReactorCommand, CreateReactorHandler, FormulaReactors, GetReactorHandler, GetReactorQuery } from './create-reactor';
-import type { Caller } from '../shared/use-case';
+// CreateReactorHandler on the embedded stores: the formula snapshot comes from its stream (a formula recorded a moment
+// ago is usable before any projection), the configuration is recorded sealed under the reactor's own key and purpose,
+// and each guard refuses with nothing recorded.
+import { randomUUID } from 'node:crypto';
+import { uuidGenerator } from '@vault/adapters';
+import { DataKeyUnavailableError, type EncryptedData } from '@vault/domain';
+import { typesOf, whenRefused, whenRun } from '../shared/use-case.builders';
+import { CreateReactorCommand, CreateReactorHandler } from './create-reactor';
+import { openReactorVault, SECRET, type ReactorVault } from './reactor-vault.builders';
 
-const SECRET = 'sk_live_4f9a0c1e7b';
-const CONFIGURATION = [
-  { name: 'api_key', description: null, type: 'string' as const },
-  { name: 'sandbox', description: null, type: 'boolean' as const },
-];
-const formulaBody = (configuration: object[] = CONFIGURATION) => ({
-  name: 'Gateway',
-  type: 'private',
-  code: 'module.exports = async () => ({ raw: 1 });',
-  configuration,
-  request_parameters: [],
-});
-/** Answers at once, as the CLI's waiter does: nothing is projected before a command answers. */
-const noWait: ProjectionWaiter = { waitFor: async () => true };
+describe('CreateReactorHandler', () => {
+  let vault: ReactorVault;
+  let handler: CreateReactorHandler;
 
-describe('reactor use cases', () => {
-  let vault: Embedded;
-  let keys: SqliteKeyStore;
-  let crypto: AesGcmTokenCrypto;
-  const checker = new IsolatedVmCodeChecker();
-  const tenantId = randomUUID();
-  const caller: Caller = {
-    principal: { applicationId: randomUUID(), tenantId, type: 'management', permissions: new Set(['reactor:create', 'reactor:read', 'reactor:update', 'reactor:delete']), accessRules: [] },
-    now: new Date(),
-    requestId: 'req-1',
-  };
-
-  beforeEach(async () => {
-    vault = await openEmbedded({ name: 'reactors', collections: [formulasTable, reactorsTable], projections: [formulasProjection, reactorsProjection], start: false });
-    keys = SqliteKeyStore.open(vault.dir);
-    crypto = new AesGcmTokenCrypto(randomBytes(32), keys);
+  beforeAll(async () => {
+    vault = await openReactorVault('create-reactor');
+    handler = new CreateReactorHandler(vault.runner, vault.events, vault.crypto, uuidGenerator);
   });
-  afterEach(async () => {
-    keys.close();
-    await vault.close();
-  });
+  afterAll(() => vault.close());
 
-  /** A private formula of the tenant, recorded without waiting for any projection. */
-  const recordFormula = async (): Promise<string> => {
-    const id = randomUUID();
-    const input = { ...formulaBody(), description: null, icon: null, type: 'private' as const, configuration: CONFIGURATION };
-    await vault.runner(vault.events, { waiter: noWait }).run(reactorFormulaDecider, formulaStream(id), { type: 'CreateReactorFormula', data: { id, input } }, {
-      tenantId,
-      actor: { type: 'application', id: caller.principal.applicationId },
-      now: new Date(),
-      correlationId: 'c',
-    });
-    return id;
-  };
-  const createReactor = (formulaId: string) =>
-    new CreateReactorHandler(vault.runner(vault.events, { waiter: noWait }), vault.events, crypto, uuidGenerator).execute(
-      new CreateReactorCommand(caller, { name: 'Charge', formula: { id: formulaId }, configuration: { api_key: SECRET, sandbox: true } }),
-    );
-  const updateFormula = (formulaId: string, waiter: ProjectionWaiter, timeoutMs = 2000) =>
-    new UpdateReactorFormulaHandler(
-      vault.runner(vault.events, { waiter: noWait }),
-      checker,
-      new FormulaReactors(vault.events, waiter, new SqliteReactorReadModel(vault.model), timeoutMs),
-    ).execute(new UpdateReactorFormulaCommand(caller, formulaId, formulaBody([CONFIGURATION[0]])));
+  const create = (body: object, permissions?: string[]) => handler.execute(new CreateReactorCommand(vault.caller(permissions), body));
+  const charge = (formulaId: string, configuration: object = { api_key: SECRET, sandbox: true }) => ({ name: 'Charge', formula: { id: formulaId }, configuration });
 
   it('creates on a formula read from its stream, before any read model has it', async () => {
-    const formulaId = await recordFormula();
-    const reactor = await createReactor(formulaId);
+    const formulaId = await vault.givenFormula();
+    const reactor = await create(charge(formulaId));
     expect(reactor).toMatchObject({ name: 'Charge', configuration: { api_key: SECRET, sandbox: true }, formula: { id: formulaId, name: 'Gateway' } });
   });
 
-  it('records the configuration sealed under reactor:<id> with its own purpose, and its shape in the clear', async () => {
-    const reactor = await createReactor(await recordFormula());
-    const [created] = await vault.events.readStream(reactorStream(tenantId, reactor.id));
-    expect(JSON.stringify({ data: created.data, metadata: created.metadata })).not.toContain(SECRET);
-    const data = created.data as { configuration: EncryptedData; configuration_shape: unknown };
+  it('records ReactorCreated with the configuration sealed under reactor:<id> and its own purpose, its shape in the clear', async () => {
+    const formulaId = await vault.givenFormula();
+    const { answer: reactor, recorded } = await whenRun(vault.events, () => create(charge(formulaId)));
+    expect(typesOf(recorded)).toEqual(['ReactorCreated']);
+    expect(JSON.stringify({ data: recorded[0].data, metadata: recorded[0].metadata })).not.toContain(SECRET);
+    const data = recorded[0].data as { configuration: EncryptedData; configuration_shape: unknown };
     expect(data.configuration.key_ref).toBe(`reactor:${reactor.id}`);
     expect(data.configuration_shape).toEqual([
       { name: 'api_key', type: 'string' },
       { name: 'sandbox', type: 'boolean' },
     ]);
-    expect(JSON.parse(await crypto.decrypt(tenantId, `reactor:${reactor.id}`, data.configuration, 'reactor_configuration'))).toEqual({ api_key: SECRET, sandbox: true });
-    await expect(crypto.decrypt(tenantId, `reactor:${reactor.id}`, data.configuration, 'data')).rejects.toBeInstanceOf(DataKeyUnavailableError);
-    // Once the key is gone, reading the reactor is a 404, never a failure that would answer 500.
-    await vault.projector.start();
-    const get = new GetReactorHandler(new SqliteReactorReadModel(vault.model), new SqliteFormulaReadModel(vault.model), crypto);
-    expect((await get.execute(new GetReactorQuery(caller, reactor.id))).configuration).toEqual({ api_key: SECRET, sandbox: true });
-    await keys.destroy(tenantId, `reactor:${reactor.id}`);
-    await expect(get.execute(new GetReactorQuery(caller, reactor.id))).rejects.toMatchObject({ kind: 'not_found' });
+    const opened = await vault.crypto.decrypt(vault.tenantId, `reactor:${reactor.id}`, data.configuration, 'reactor_configuration');
+    expect(JSON.parse(opened)).toEqual({ api_key: SECRET, sandbox: true });
+    await expect(vault.crypto.decrypt(vault.tenantId, `reactor:${reactor.id}`, data.configuration, 'data')).rejects.toBeInstanceOf(DataKeyUnavailableError);
   });
 
-  it('checks a formula change against a reactor recorded but not yet projected: it waits for the read model, then 409s', async () => {
-    const formulaId = await recordFormula();
-    const reactor = await createReactor(formulaId);
-    // Nothing has been projected yet: the projector starts while the formula update waits for it.
-    setTimeout(() => void vault.projector.start(), 100);
-    const refused = await updateFormula(formulaId, vault.projector).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(DomainError);
-    expect(refused).toMatchObject({ kind: 'conflict', errors: { reactors: [`Charge (${reactor.id})`] } });
-    const formula = await vault.events.readStream(formulaStream(formulaId));
-    expect(formula.map((event) => event.type)).toEqual(['ReactorFormulaCreated']);
+  it('answers a caller without reactor:read without the configuration, and the formula by id and name only', async () => {
+    const formulaId = await vault.givenFormula();
+    const reactor = await create(charge(formulaId), ['reactor:create']);
+    expect(reactor).not.toHaveProperty('configuration');
+    expect(reactor.formula).toEqual({ id: formulaId, name: 'Gateway' });
   });
 
-  it('answers 409 (retry) and records nothing when the read models do not catch up in time', async () => {
-    const formulaId = await recordFormula();
-    await createReactor(formulaId);
-    await expect(updateFormula(formulaId, vault.projector, 50)).rejects.toMatchObject({
-      kind: 'conflict',
-      message: expect.stringContaining('retry'),
+  describe('refuses, recording nothing', () => {
+    it('a formula that does not exist: 400 naming formula.id', async () => {
+      const { error, recorded } = await whenRefused(vault.events, () => create(charge(randomUUID())));
+      expect(error.kind).toBe('validation');
+      expect(Object.keys(error.errors!)).toEqual(['formula.id']);
+      expect(recorded).toEqual([]);
     });
-    expect((await vault.events.readStream(formulaStream(formulaId))).map((event) => event.type)).toEqual(['ReactorFormulaCreated']);
+
+    it('a configuration that does not fit the formula: 400', async () => {
+      const formulaId = await vault.givenFormula();
+      const { error, recorded } = await whenRefused(vault.events, () => create(charge(formulaId, { api_key: 42, sandbox: true })));
+      expect(error.kind).toBe('validation');
+      expect(JSON.stringify(error)).not.toContain(SECRET);
+      expect(recorded).toEqual([]);
+    });
   });
 });

@@ -1,6 +1,7 @@
-// ReactHandler on the embedded stores, with the real crypto, Liquid engine and tokenizer, and a runtime that records what
-// it is handed and answers as told: what the code receives (the data behind a masked token, the opened configuration),
-// what runs nothing (a refused args check, an unknown reactor), and how a runtime's outcome becomes the answer.
+// ReactHandler on the embedded stores, with the real crypto, Liquid engine and tokenization, and a runtime that records
+// what it is handed and answers as told: what the code receives (the data behind a masked token, the opened
+// configuration), what runs nothing (a refused args check, an unknown reactor), and how a runtime's outcome becomes the
+// answer.
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   AesGcmTokenCrypto,
@@ -18,8 +19,11 @@ import { tokensProjection } from '../projections/tokens.projection';
 import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
 import { ReactCommand, ReactHandler } from './react';
 import { CreateReactorCommand, CreateReactorHandler } from './create-reactor';
-import { DetokenizeHandler, TokenizeCommand, TokenizeHandler } from '../tokenize/tokenize';
+import { Detokenizer } from '../detokenize/detokenizer';
+import { TokenizeCommand, TokenizeHandler } from '../tokenize/tokenize';
+import { TokenizeRequests } from '../tokenize/tokenize-requests';
 import type { Caller } from '../shared/use-case';
+import { whenRun } from '../shared/use-case.builders';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 
 const SECRET = 'sk_live_4f9a0c1e7b';
@@ -54,10 +58,11 @@ describe('ReactHandler', () => {
     crypto = new AesGcmTokenCrypto(randomBytes(32), keys);
     const engine = new LiquidExpressionEngine();
     index = new SqliteTokenSearchIndex(vault.model);
-    tokenizer = new TokenizeHandler(vault.runner(), index, crypto, engine, uuidGenerator, new GroupCommitAccessLog(vault.events));
+    const requests = new TokenizeRequests(vault.runner(), index, crypto, engine, uuidGenerator, new GroupCommitAccessLog(vault.events));
+    tokenizer = new TokenizeHandler(requests);
     runtime = new RecordingRuntime();
     const access = new GroupCommitAccessLog(vault.events);
-    handler = new ReactHandler(vault.events, new SqliteApplicationReadModel(vault.model), crypto, new DetokenizeHandler(index, crypto, engine, access), tokenizer, runtime, access);
+    handler = new ReactHandler(vault.events, new SqliteApplicationReadModel(vault.model), crypto, new Detokenizer(index, crypto, engine), requests, runtime, access);
   });
   beforeEach(() => {
     tenantId = randomUUID();
@@ -112,6 +117,16 @@ describe('ReactHandler', () => {
     const answer = await react(reactor.id, { args: { card: { number: `{{ ${card.id} }}` }, other: 1 } });
     expect(answer).toEqual({ tokens: null, raw: { charged: true } });
     expect(runtime.runs).toEqual([{ code: reactor.code, request: { args: { card: { number: CARD }, other: 1 }, configuration: { api_key: SECRET } } }]);
+  });
+
+  it('records each token use and the invocation as accesses before the code runs', async () => {
+    const [card] = (await tokenizer.execute(new TokenizeCommand(caller(), [{ type: 'card_number', data: CARD }]))) as { id: string }[];
+    const reactor = await aReactor();
+    const { recorded } = await whenRun(vault.events, () => react(reactor.id, { args: { card: `{{ ${card.id} }}` } }));
+    expect(recorded.map(({ type, data }) => [type, data])).toEqual([
+      ['AccessRecorded', expect.objectContaining({ entity_type: 'token', entity_id: card.id, operation: 'use', via: 'react', reactor_id: reactor.id })],
+      ['AccessRecorded', expect.objectContaining({ entity_type: 'reactor', entity_id: reactor.id, operation: 'invoke', via: 'react' })],
+    ]);
   });
 
   it.each<[string, unknown, Record<string, string[]>]>([

@@ -1,27 +1,46 @@
-// POST /reactors/{id}/react (API.md "Reactors"): the reactor and its formula's current code, the args detokenized for
-// token:use and checked against the formula's request parameters, the configuration opened, the code run in the
-// sandbox, and its `tokenize` tokenized as POST /tokenize would, as the reactor's application (else the caller).
+// POST /reactors/{id}/react: the reactor and its formula's current code, the args detokenized for token:use and
+// checked against the formula's request parameters, the configuration opened, the code run in the sandbox, and its
+// `tokenize` tokenized as POST /tokenize would, as the reactor's application (else the caller).
 //
-// The reactor and its formula are read from their streams, not the read models, for the reason reactors.ts gives: a
-// reactor or formula change that has answered is always seen, even one that answered with X-Projection-Pending. Nothing
-// read here is logged: args, configuration, raw and the code's errors travel in the answer only.
-import { checkReactorArgs, DomainError, type FieldErrors, fieldErrorsOf, notFound, reactorDecider, reactorSecretKeys, reactorSecrets, reactorStream, type ReactorState, redactReactorMessageSteps, unavailable, validationError, exceedsJsonSize, FlowBackGuard, FlowBackUncheckableError, MAX_JSON_VALUES, visibleReactor } from '@vault/domain';
-import type { ReactorRuntime } from '../ports/reactor-runtime';
-import type { TokenCrypto } from '../ports/token-crypto';
-import { type Access, recordAccess } from '../audit/record-access';
-import type { AccessLog } from '../ports/access-log';
-import type { EventStore, RecordedEvent } from '../ports/event-store';
-import type { ApplicationReadModel } from '../ports/read-models';
+// The reactor and its formula are read from their streams, not the read models (ReactorReferences says why): a reactor
+// or formula change that has answered is always seen, even one that answered with X-Projection-Pending. Nothing read
+// here is logged: args, configuration, raw and the code's errors travel in the answer only.
+import {
+  checkReactorArgs,
+  DomainError,
+  exceedsJsonSize,
+  fieldErrorsOf,
+  FlowBackGuard,
+  FlowBackUncheckableError,
+  MAX_JSON_VALUES,
+  notFound,
+  reactorSecretKeys,
+  reactorSecrets,
+  redactReactorMessageSteps,
+  unavailable,
+  validationError,
+  visibleReactor,
+} from '@vault/domain';
+import { recordAccess, type Access } from '../audit/record-access';
 import { principalOf } from '../authentication/authenticator';
-import { openConfiguration, ReactorReferences } from './create-reactor';
-import { DetokenizeHandler, idOnlyCap, type OnBehalfOf, TokenizeCommand, TokenizeHandler } from '../tokenize/tokenize';
+import { detokenizeForUse } from '../detokenize/detokenize-for-use';
+import type { Detokenizer } from '../detokenize/detokenizer';
+import type { AccessLog } from '../ports/access-log';
+import type { EventStore } from '../ports/event-store';
+import type { ReactorRuntime } from '../ports/reactor-runtime';
+import type { ApplicationReadModel } from '../ports/read-models';
+import type { TokenCrypto } from '../ports/token-crypto';
 import { inTurns } from '../shared/turns';
-import { Caller, UseCaseHandler, VaultCommand } from '../shared/use-case';
+import { VaultCommand, type Caller, type UseCaseHandler } from '../shared/use-case';
+import type { TokenizeRequests } from '../tokenize/tokenize-requests';
+import { ReactorReferences } from './reactor-references';
+import { openConfiguration } from './sealing/reactor-configuration';
+import { tokenizeReaction } from './tokenize-reaction';
 
 /**
  * The answer: the created (or deduplicated) tokens in the shape of the code's `tokenize`, and its `raw` as is. When the
  * args used a token the caller's token:read rule does not reveal, `tokens` is an array of id-only views in document
- * order instead (TokenizeHandler's OnBehalfOf): the keys of `tokenize` may come from the data.
+ * order instead (OnBehalfOf): the keys of `tokenize` may come from the data.
  */
 export interface Reaction {
   tokens: unknown;
@@ -43,11 +62,11 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
   private readonly references: ReactorReferences;
 
   constructor(
-    private readonly events: EventStore,
+    events: EventStore,
     private readonly applications: ApplicationReadModel,
     private readonly crypto: TokenCrypto,
-    private readonly detokenizer: DetokenizeHandler,
-    private readonly tokenizer: TokenizeHandler,
+    private readonly detokenizer: Detokenizer,
+    private readonly tokenizer: TokenizeRequests,
     private readonly runtime: ReactorRuntime,
     private readonly access: AccessLog,
   ) {
@@ -57,7 +76,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
   async execute({ caller, id, body }: ReactCommand): Promise<Reaction> {
     const args = argsOf(body);
     const tenantId = caller.principal.tenantId;
-    const reactor = visibleReactor(foldReactor(await this.events.readStream(reactorStream(tenantId, id))), tenantId);
+    const reactor = visibleReactor(await this.references.reactor(tenantId, id), tenantId);
     if (!reactor) throw notFound('Reactor');
     // A formula with reactors cannot be deleted, so only a delete racing this reactor's creation leaves none.
     const formula = await this.references.formula(reactor.formula_id);
@@ -67,9 +86,9 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     // Who tokenizes the result is settled before anything runs: the code must not call upstream for nothing.
     const tokenizer = await this.tokenizingCaller(caller, reactor.application_id);
 
-    // `least` caps what the result's tokens may show the caller (API.md "What a write may reveal"): the code saw data
-    // the caller's own rules may not show it.
-    const { body: used, used: tokenIds, least, flowBack } = await this.detokenizer.detokenizeForUse(caller, { args });
+    // `least` caps what the result's tokens may show the caller (what a write may reveal): the code saw data the
+    // caller's own rules may not show it.
+    const { body: used, used: tokenIds, least, flowBack } = await detokenizeForUse(this.detokenizer, caller, { args });
     const detokenized = used as { args: unknown };
     // Tokens may hold up to 64 KiB each: 100 of them can expand args to a million values, whose hand-over to the code
     // and whose redaction from an error message would each hold the event loop for seconds. Bounded here, before any.
@@ -96,15 +115,14 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       // MAX_REDACTED_VALUES values, even collecting them would be long: the message is withheld instead.
       let message = WITHHELD_MESSAGE;
       if (!exceedsJsonSize([detokenized.args, configuration], MAX_REDACTED_VALUES, Number.POSITIVE_INFINITY)) {
-        const steps = redactReactorMessageSteps(result.message, reactorSecrets(detokenized.args, configuration), reactorSecretKeys(detokenized.args, configuration));
-        let step = steps.next();
-        for (; !step.done; step = steps.next()) await new Promise<void>((resolve) => setImmediate(resolve));
-        message = step.value;
+        message = await inTurns(
+          redactReactorMessageSteps(result.message, reactorSecrets(detokenized.args, configuration), reactorSecretKeys(detokenized.args, configuration)),
+        );
       }
       message = await this.flowBack(caller, reactor.id, guard, async () => inTurns(guard.text(message)));
       throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [message] });
     }
-    const tokens = result.tokenize === null ? null : await this.tokenize(tokenizer, result.tokenize, { invoker: caller, rules: caller.principal.accessRules, cap: least });
+    const tokens = result.tokenize === null ? null : await tokenizeReaction(this.tokenizer, tokenizer, result.tokenize, { invoker: caller, rules: caller.principal.accessRules, cap: least });
     return this.flowBack(caller, reactor.id, guard, async () => ({
       tokens: await inTurns(guardCodeWrittenFields(guard, tokens)),
       raw: await inTurns(guard.json(result.raw)),
@@ -149,39 +167,6 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
     }
     return { ...caller, principal: principalOf(app) };
   }
-
-  /**
-   * `tokenize` exactly as POST /tokenize, wrapped so that every path the tokenizer names starts with `tokenize`. A
-   * result that is not a valid tokenize body is the code's fault, not the caller's: 422 (its paths, and errors.reactor).
-   * 403 (a container the application may not create in) and 409 (a taken id) pass as they are; nothing is created then.
-   * On behalf of the invoking caller: deduplication finds only tokens its token:create rules cover, and when its args
-   * used tokens, the tokens are shown by its token:read rule capped at `least`, and a 403 refuses any its rules would
-   * show more (TokenizeHandler's OnBehalfOf). When that cap is below reveal, no error names a path under `tokenize` (its
-   * keys may come from the data) and an invalid result is one 422 on errors.reactor: which field failed, and why (a
-   * card number that is not Luhn-valid), would tell the caller about data it does not see.
-   */
-  private async tokenize(caller: Caller, tokenize: unknown, onBehalfOf: OnBehalfOf): Promise<unknown> {
-    const capped = idOnlyCap(onBehalfOf.cap);
-    try {
-      // POST /tokenize takes a token create request, an array or an object, never a bare value: wrapped as
-      // `{ tokenize }`, a bare value would pass as a leaf of an object and become a token.
-      const primitive = primitiveType(tokenize);
-      if (primitive !== null) {
-        throw validationError({ tokenize: [`tokenize must be a token create request, an array or an object, not ${primitive}.`] });
-      }
-      const answer = await this.tokenizer.execute(new TokenizeCommand(caller, { tokenize }, onBehalfOf));
-      return capped ? answer : (answer as { tokenize: unknown }).tokenize;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      if (capped) throw pathless(error);
-      if (error.kind !== 'validation') throw error;
-      const errors: FieldErrors = fieldErrorsOf([
-        ['reactor', ['The reactor returned a tokenize that is not a valid tokenize body; the other errors name its paths.']],
-        ...Object.entries(error.errors ?? {}),
-      ]);
-      throw new DomainError('unprocessable', 'The reactor returned a tokenize that is not a valid tokenize body.', errors);
-    }
-  }
 }
 
 export const UNCHECKABLE_MESSAGE = "The reactor's answer could not be checked for token data within the bounds of one request; it is withheld.";
@@ -208,30 +193,6 @@ function* guardCodeWrittenFields(guard: FlowBackGuard, tokens: unknown): Generat
   return guarded;
 }
 
-/** The JSON type of a `tokenize` that is a bare value (string, number or boolean), or null for arrays and objects. */
-const primitiveType = (value: unknown): string | null => {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return `a ${typeof value}`;
-  return null;
-};
-
-/** A tokenizer error without the paths and messages that could echo the data: what the capped case answers. */
-const pathless = (error: DomainError): DomainError => {
-  switch (error.kind) {
-    case 'validation':
-      return new DomainError('unprocessable', "The reactor's tokenize result is not valid.", { reactor: ["The reactor's tokenize result is not valid."] });
-    case 'forbidden':
-      return new DomainError(
-        'forbidden',
-        "A token of the reactor's tokenize result may not be created where it would go.",
-        fieldErrorsOf([['tokenize', [...new Set(Object.values(error.errors ?? {}).flat())]]]),
-      );
-    case 'conflict':
-      return new DomainError('conflict', "The id of a token of the reactor's tokenize result is already taken in this tenant.");
-    default:
-      return error;
-  }
-};
-
 /** The body is `{ args }`; args may be left out (no args: `{}`), and nothing else may be sent. */
 const argsOf = (body: unknown): unknown => {
   if (body === undefined || body === null) return {};
@@ -241,12 +202,6 @@ const argsOf = (body: unknown): unknown => {
   const { args } = body as { args?: unknown };
   return args === undefined ? {} : args;
 };
-
-const foldReactor = (history: RecordedEvent[]): ReactorState =>
-  history.reduce(
-    (state, recorded) => reactorDecider.evolve(state, { type: recorded.type, data: recorded.data } as Parameters<typeof reactorDecider.evolve>[1]),
-    reactorDecider.initialState(),
-  );
 
 /** Values (leaves, arrays and objects) detokenized args may hold: what the code is handed and an error is redacted of. */
 export const MAX_DETOKENIZED_ARGS_VALUES = MAX_JSON_VALUES;

@@ -25,7 +25,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../../ports/event-store';
-import { isShredded } from '../../tokens/sealing/sealed-token-index';
+import { isShredded } from '../../shared/shredded';
 
 /** The formula events whose data carries the whole formula (ReactorFormulaFields). */
 const SEALED_EVENT_TYPES: ReadonlySet<string> = new Set(['ReactorFormulaCreated', 'ReactorFormulaUpdated']);
