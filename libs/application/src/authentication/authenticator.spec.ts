@@ -16,19 +16,14 @@ import { ApplicationInput, DomainError, tenantDecider, tenantStream } from '@vau
 import { applicationsProjection } from '../projections/applications.projection';
 import { tenantsProjection } from '../projections/tenants.projection';
 import { openEmbedded, operatorContext, type Embedded } from '../../../../test/support/embedded-stores';
-import {
-  CreateApplicationCommand,
-  CreateApplicationHandler,
-  DeleteApplicationCommand,
-  DeleteApplicationHandler,
-  RegenerateApplicationKeyCommand,
-  RegenerateApplicationKeyHandler,
-  UpdateApplicationCommand,
-  UpdateApplicationHandler,
-} from '../applications/create-application';
+import { CreateApplicationCommand, CreateApplicationHandler } from '../applications/create-application';
+import { DeleteApplicationCommand, DeleteApplicationHandler } from '../applications/delete-application';
+import { RegenerateApplicationKeyCommand, RegenerateApplicationKeyHandler } from '../applications/regenerate-application-key';
+import { UpdateApplicationCommand, UpdateApplicationHandler } from '../applications/update-application';
 import { Authenticator } from './authenticator';
 import type { Principal } from './principal';
-import { CreateTenantCommand, CreateTenantHandler, DeleteTenantCommand, DeleteTenantHandler } from '../tenants/create-tenant';
+import { CreateTenantCommand, CreateTenantHandler } from '../tenants/create-tenant';
+import { DeleteTenantCommand, DeleteTenantHandler } from '../tenants/delete-tenant';
 import type { Caller } from '../shared/use-case';
 
 const PRIVATE: ApplicationInput = { name: 'billing', type: 'private', permissions: ['token:read', 'token:search'] };

@@ -1,14 +1,15 @@
-// The audit projection on the embedded stores: access records appended to a tenant's audit stream and writes of other
-// aggregates become GET /logs entries through the projector, beside the projections that follow the same events.
+// ListAuditLogHandler over the audit projection on the embedded stores: access records appended to a tenant's audit
+// stream and writes of other aggregates become GET /logs entries through the projector, beside the projections that
+// follow the same events; the caller's tenant only, and a bad filter refused naming it.
 import { randomUUID } from 'node:crypto';
 import { auditTable, applicationsTable, SqliteAuditReadModel } from '@vault/adapters';
 import { auditStream, DomainError, type AccessRecordedData, type EventMetadata } from '@vault/domain';
 import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
 import type { EventToAppend } from '../ports/event-store';
-import { ListAuditLogHandler, ListAuditLogQuery } from '../audit/list-audit-log';
+import { ListAuditLogHandler, ListAuditLogQuery } from './list-audit-log';
 import type { Caller } from '../shared/use-case';
-import { applicationsProjection } from './applications.projection';
-import { auditProjection } from './audit.projection';
+import { applicationsProjection } from '../projections/applications.projection';
+import { auditProjection } from '../projections/audit.projection';
 
 const TENANT = randomUUID();
 const APP = randomUUID();
@@ -31,7 +32,7 @@ const caller = (tenantId = TENANT): Caller => ({
   requestId: 'req-2',
 });
 
-describe('audit projection on the embedded stores', () => {
+describe('ListAuditLogHandler', () => {
   let vault: Embedded;
   let logs: ListAuditLogHandler;
 
