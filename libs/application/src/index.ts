@@ -1,44 +1,102 @@
+// @vault/application: the use cases (a command or query and its handler, one a file, by feature), the ports they need,
+// the command runner and the projections. Shared steps stay inside their feature; only what libs/nest wires and the
+// apps dispatch is exported here.
+
+// Ports
+export * from './ports/access-log';
 export * from './ports/event-store';
+export * from './ports/formula-code-checker';
+export * from './ports/key-store';
 export * from './ports/projection-store';
+export * from './ports/projector-lease';
+export * from './ports/reactor-runtime';
 export * from './ports/read-models';
 export * from './ports/system';
 export * from './ports/token-crypto';
-export * from './ports/key-store';
-export * from './ports/formula-code-checker';
-export * from './ports/reactor-runtime';
+export * from './ports/token-search-index';
+
+// Writes: the command runner, and what a write waits for before it answers
+export * from './commands/command-runner';
+export type { KeyShredding } from './commands/await-shredding';
+export * from './request-context';
+
+// Read models
 export * from './projections/projection';
 export * from './projections/apply-batch';
 export * from './projections/projector';
+export * from './projections/leased-projector';
 export * from './projections/polling-waiter';
 export * from './projections/rebuild';
 export * from './projections/projection-lag';
 export * from './projections/tenants.projection';
 export * from './projections/applications.projection';
 export * from './projections/formulas.projection';
-export * from './commands/command-runner';
-export * from './request-context';
+export * from './projections/reactors.projection';
+export * from './projections/tokens.projection';
+export * from './projections/audit.projection';
+export * from './projections/key-shredding.projection';
+
+// Who calls
+export * from './shared/use-case';
 export * from './authentication/principal';
 export * from './authentication/authenticator';
-export * from './shared/use-case';
-export * from './applications/create-application';
+
+// Tenants
+export type { CreatedTenant } from './tenants/tenant-creation';
+export * from './tenants/tenant-view';
 export * from './tenants/create-tenant';
-export * from './reactor-formulas/create-reactor-formula';
-export * from './ports/token-search-index';
-export * from './projections/tokens.projection';
+export * from './tenants/bootstrap-tenant';
+export * from './tenants/get-own-tenant';
+export * from './tenants/rename-own-tenant';
+export * from './tenants/delete-tenant';
+
+// Applications
+export * from './applications/application-view';
+export * from './applications/create-application';
+export * from './applications/update-application';
+export * from './applications/regenerate-application-key';
+export * from './applications/delete-application';
+export * from './applications/get-application';
+export * from './applications/list-applications';
+
+// Tokens
 export * from './tokens/token-view';
 export * from './tokens/create-token';
-export * from './projections/key-shredding.projection';
-export * from './projections/reactors.projection';
-export * from './reactors/create-reactor';
+export * from './tokens/update-token';
+export * from './tokens/delete-token';
+export * from './tokens/expire-token';
+export * from './tokens/get-token';
+export * from './tokens/search-tokens';
+export * from './tokens/sealing/sealed-token-index';
+export * from './tokenize/tokenize-requests';
 export * from './tokenize/tokenize';
+export * from './detokenize/detokenizer';
+export * from './detokenize/detokenize';
+
+// Reactor formulas
+export * from './reactor-formulas/formula-view';
+export * from './reactor-formulas/formula-reactors';
+export * from './reactor-formulas/create-reactor-formula';
+export * from './reactor-formulas/update-reactor-formula';
+export * from './reactor-formulas/delete-reactor-formula';
+export * from './reactor-formulas/import-official-formula';
+export * from './reactor-formulas/get-reactor-formula';
+export * from './reactor-formulas/list-reactor-formulas';
+export * from './reactor-formulas/sealing/sealed-formula-content';
+
+// Reactors
+export * from './reactors/reactor-view';
+export * from './reactors/create-reactor';
+export * from './reactors/update-reactor';
+export * from './reactors/patch-reactor';
+export * from './reactors/delete-reactor';
+export * from './reactors/get-reactor';
+export * from './reactors/list-reactors';
 export * from './reactors/react';
-export * from './ports/access-log';
+export { reactorKeyId } from './reactors/sealing/reactor-configuration';
+
+// Audit
 export * from './audit/group-commit-access-log';
 export * from './audit/disabled-access-log';
 export * from './audit/record-access';
-export * from './projections/audit.projection';
 export * from './audit/list-audit-log';
-export * from './ports/projector-lease';
-export * from './projections/leased-projector';
-export * from './tokens/sealing/sealed-token-index';
-export * from './reactor-formulas/sealing/sealed-formula-content';

@@ -1,19 +1,19 @@
-// Every Nest injection token, in one place. The ports they stand for are owned by libs/domain and libs/application
-// (interfaces there); only the wiring in this library and the apps needs a runtime token to inject them by.
+// Every Nest injection token, in one place. The ports they stand for are interfaces in libs/application/src/ports/;
+// only the wiring in this library and the apps needs a runtime token to inject them by.
 
-/** The event log (port: EventStore in libs/application), tokens' fingerprints and search hashes sealed in it. */
+/** The event log (port: EventStore), tokens' fingerprints and search hashes sealed in it. */
 export const EVENT_STORE = Symbol('EventStore');
 /** The same log as written (sealed indexes left sealed): for the key shredder, which reads only deletions. */
 export const RAW_EVENT_STORE = Symbol('RawEventStore');
-/** Encryption, fingerprints and search hashes (port: TokenCrypto in libs/domain). */
+/** Encryption, fingerprints and search hashes (port: TokenCrypto). */
 export const TOKEN_CRYPTO = Symbol('TokenCrypto');
 /** The tenant keys (the TokenCrypto adapter holds them): destroyed by a tenant's deletion, asked on every request. */
 export const TENANT_KEYS = Symbol('TenantKeys');
-/** Evaluates mask, search-index and fingerprint expressions (port: ExpressionEngine in libs/domain). */
+/** Evaluates mask, search-index and fingerprint expressions (port: ExpressionEngine). */
 export const EXPRESSION_ENGINE = Symbol('ExpressionEngine');
-/** Compiles reactor formula code in the sandbox (port: FormulaCodeChecker in libs/domain). */
+/** Compiles reactor formula code in the sandbox (port: FormulaCodeChecker). */
 export const FORMULA_CODE_CHECKER = Symbol('FormulaCodeChecker');
-/** Runs reactor code in the sandbox under the VAULT_REACTOR_* limits (port: ReactorRuntime in libs/domain). */
+/** Runs reactor code in the sandbox under the VAULT_REACTOR_* limits (port: ReactorRuntime). */
 export const REACTOR_RUNTIME = Symbol('ReactorRuntime');
 /** The read models behind their ports (ReadModels in read-models.ts). */
 export const READ_MODELS = Symbol('ReadModels');
@@ -33,5 +33,5 @@ export const KEY_STORE_HANDLE = Symbol('KeyStoreHandle');
 export const KEY_SHREDDER = Symbol('KeyShredder');
 /** The ports the use-case handlers are built from (UseCasePorts in use-cases.ts). */
 export const USE_CASE_PORTS = Symbol('UseCasePorts');
-/** Where access records go (port: AccessLog in libs/application): group-committed, or off (VAULT_AUDIT_ACCESS_RECORDS=false). */
+/** Where access records go (port: AccessLog): group-committed, or off (VAULT_AUDIT_ACCESS_RECORDS=false). */
 export const ACCESS_LOG = Symbol('AccessLog');

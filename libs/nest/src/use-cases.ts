@@ -34,6 +34,7 @@ import {
   DeleteTokenCommand,
   DeleteTokenHandler,
   DetokenizeHandler,
+  Detokenizer,
   DetokenizeQuery,
   EventStore,
   ExpireTokenCommand,
@@ -69,6 +70,7 @@ import {
   SearchTokensQuery,
   TokenizeCommand,
   TokenizeHandler,
+  TokenizeRequests,
   UpdateApplicationCommand,
   UpdateApplicationHandler,
   UpdateReactorCommand,
@@ -162,8 +164,9 @@ export const useCaseProviders: Provider[] = [
   useCase(ExpireTokenCommand, ExpireTokenHandler, (p) => new ExpireTokenHandler(p.runner, p.shredding)),
   useCase(GetTokenQuery, GetTokenHandler, (p) => new GetTokenHandler(p.readModels.tokens, p.crypto, p.accessLog)),
   useCase(SearchTokensQuery, SearchTokensHandler, (p) => new SearchTokensHandler(p.readModels.tokens, p.crypto, p.accessLog)),
-  useCase(TokenizeCommand, TokenizeHandler, (p) => new TokenizeHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids, p.accessLog)),
-  useCase(DetokenizeQuery, DetokenizeHandler, (p) => new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine, p.accessLog)),
+  // Tokenize and detokenize
+  useCase(TokenizeCommand, TokenizeHandler, (p) => new TokenizeHandler(tokenizeRequests(p))),
+  useCase(DetokenizeQuery, DetokenizeHandler, (p) => new DetokenizeHandler(detokenizer(p), p.accessLog)),
   // Reactors
   useCase(CreateReactorCommand, CreateReactorHandler, (p) => new CreateReactorHandler(p.runner, p.events, p.crypto, p.ids)),
   useCase(UpdateReactorCommand, UpdateReactorHandler, (p) => new UpdateReactorHandler(p.runner, p.events, p.crypto)),
@@ -174,24 +177,27 @@ export const useCaseProviders: Provider[] = [
   useCase(
     ReactCommand,
     ReactHandler,
-    (p) =>
-      new ReactHandler(
-        p.events,
-        p.readModels.applications,
-        p.crypto,
-        new DetokenizeHandler(p.readModels.tokens, p.crypto, p.engine, p.accessLog),
-        new TokenizeHandler(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids, p.accessLog),
-        p.reactorRuntime,
-        p.accessLog,
-      ),
+    (p) => new ReactHandler(p.events, p.readModels.applications, p.crypto, detokenizer(p), tokenizeRequests(p), p.reactorRuntime, p.accessLog),
   ),
   // Audit log
   useCase(ListAuditLogQuery, ListAuditLogHandler, (p) => new ListAuditLogHandler(p.readModels.audit)),
 ];
 
+// The shared steps more than one handler is built from: each a module of its feature, never a handler.
+
 /** The reactors of a formula as its update, delete and import check them: once the read models have caught up. */
 function formulaReactors(p: UseCasePorts): FormulaReactors {
   return new FormulaReactors(p.events, p.waiter, p.readModels.reactors, p.writeWaitMs);
+}
+
+/** POST /tokenize's tokenization, which a reactor's `tokenize` goes through too. */
+function tokenizeRequests(p: UseCasePorts): TokenizeRequests {
+  return new TokenizeRequests(p.runner, p.readModels.tokens, p.crypto, p.engine, p.ids, p.accessLog);
+}
+
+/** POST /detokenize's detokenization, which a reactor's args go through too (for token:use). */
+function detokenizer(p: UseCasePorts): Detokenizer {
+  return new Detokenizer(p.readModels.tokens, p.crypto, p.engine);
 }
 
 /** The one way into the use cases: a command or query object in, its handler's typed answer out. */

@@ -209,7 +209,7 @@ export class VaultCoreModule {
           },
         },
         {
-          // Access records (API.md "Audit log"): many requests' records in one append to the tenants' audit streams.
+          // Access records, for the audit log: many requests' records in one append to the tenants' audit streams.
           provide: ACCESS_LOG,
           inject: [EVENT_STORE, LOGGER],
           useFactory: (events: EventStore, logger: JsonLogger): AccessLog =>

@@ -1,4 +1,4 @@
-// Where access records go (API.md "Audit log"): reads that returned plaintext, uses of token data in reactors and
+// Where access records go (the audit log of GET /logs): reads that returned plaintext, uses of token data in reactors and
 // reactor invocations, appended as AccessRecorded events to the tenant's audit stream.
 import type { AccessRecordedData, Actor } from '@vault/domain';
 

@@ -61,7 +61,7 @@ export type FormulaDocument = ReactorFormula;
 
 export interface FormulaListQuery {
   /**
-   * API.md's `name` filter, case-insensitive: `*` matches any run of characters and the whole name must match;
+   * The `name` filter, case-insensitive: `*` matches any run of characters and the whole name must match;
    * a value without `*` matches names containing it. null = no filter.
    */
   name: string | null;

@@ -31,7 +31,7 @@ const isTenantEvent = (event: RecordedEvent): boolean => (TENANT_EVENT_TYPES as 
 const NONE: readonly Projection[] = [];
 
 /**
- * A deleted tenant's documents go with it (API.md "Tenants"): its TenantDeleted adds a PURGE_TENANT change after the
+ * A deleted tenant's documents go with it (deleting a tenant deletes everything in it): its TenantDeleted adds a PURGE_TENANT change after the
  * batch's other changes, and every later event of that tenant (a write that was in flight when it was deleted, or a
  * replay) is dropped, by the tenant's tombstone in `tenants` or by the TenantDeleted earlier in the batch.
  */
