@@ -84,7 +84,7 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       throw new DomainError('conflict', "The reactor's formula has been deleted; delete the reactor or create it again from another formula.");
     }
     // Who tokenizes the result is settled before anything runs: the code must not call upstream for nothing.
-    const tokenizer = await this.tokenizingCaller(caller, reactor.application_id);
+    const tokenizingAs = await this.tokenizingCaller(caller, reactor.application_id);
 
     // `least` caps what the result's tokens may show the caller (what a write may reveal): the code saw data the
     // caller's own rules may not show it.
@@ -122,7 +122,8 @@ export class ReactHandler implements UseCaseHandler<ReactCommand> {
       message = await this.flowBack(caller, reactor.id, guard, async () => inTurns(guard.text(message)));
       throw new DomainError('unprocessable', 'The reactor failed; errors.reactor says why.', { reactor: [message] });
     }
-    const tokens = result.tokenize === null ? null : await tokenizeReaction(this.tokenizer, tokenizer, result.tokenize, { invoker: caller, rules: caller.principal.accessRules, cap: least });
+    const onBehalfOf = { invoker: caller, rules: caller.principal.accessRules, cap: least };
+    const tokens = result.tokenize === null ? null : await tokenizeReaction(this.tokenizer, tokenizingAs, result.tokenize, onBehalfOf);
     return this.flowBack(caller, reactor.id, guard, async () => ({
       tokens: await inTurns(guardCodeWrittenFields(guard, tokens)),
       raw: await inTurns(guard.json(result.raw)),
