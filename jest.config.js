@@ -26,6 +26,7 @@ module.exports = {
   moduleNameMapper: {
     '^@vault/(domain|application|adapters|nest)$': '<rootDir>/libs/$1/src/index.ts',
     '^@vault/(domain|application|adapters|nest)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    '^@vault/test-support/(.*)$': '<rootDir>/test/support/$1',
   },
   testTimeout: 30000,
 };

@@ -18,7 +18,7 @@ export * from './ports/token-search-index';
 // Writes: the command runner, and what a write waits for before it answers
 export * from './commands/command-runner';
 export type { KeyShredding } from './commands/await-shredding';
-export * from './request-context';
+export * from './ports/request-context';
 
 // Read models
 export * from './projections/projection';

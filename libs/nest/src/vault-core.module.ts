@@ -15,10 +15,12 @@ import {
   ProjectionSet,
   ProjectionWaiter,
   Projector,
+  useRequestContextStore,
 } from '@vault/application';
 import {
   AesGcmTokenCrypto,
   apiKeys,
+  asyncLocalRequestContext,
   ChildProcessCodeChecker,
   ChildProcessReactorRuntime,
   KeyShreddingStore,
@@ -54,6 +56,9 @@ import {
   VAULT_CONFIG,
 } from './di-tokens';
 import { useCaseProviders, UseCasePorts, VaultBus } from './use-cases';
+
+// Every app builds on this module: each request's id and pending projection travel with its async calls from here on.
+useRequestContextStore(asyncLocalRequestContext);
 
 /** inline: this process runs the projector (embedded default). external: another process does (apps/projector). none: the CLI. */
 export type ProjectorMode = 'inline' | 'external' | 'none';

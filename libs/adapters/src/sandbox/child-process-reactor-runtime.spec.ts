@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ReactorResult } from '@vault/application';
 import { ChildProcessReactorRuntime, type ChildProcessReactorRuntimeOptions } from './child-process-reactor-runtime';
-import { startLocalHttpServer, type LocalHttpServer } from '../../../../test/support/local-http-server';
+import { startLocalHttpServer, type LocalHttpServer } from '@vault/test-support/local-http-server';
 
 const runtimes: ChildProcessReactorRuntime[] = [];
 const runtimeWith = (options: Partial<ChildProcessReactorRuntimeOptions> = {}) => {

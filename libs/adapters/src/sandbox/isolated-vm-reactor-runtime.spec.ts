@@ -1,7 +1,7 @@
 import type { ReactorResult } from '@vault/application';
 import ivm from 'isolated-vm';
 import { IsolatedVmReactorRuntime, type ReactorRuntimeOptions } from './isolated-vm-reactor-runtime';
-import { startLocalHttpServer, writeForever, type LocalHttpServer } from '../../../../test/support/local-http-server';
+import { startLocalHttpServer, writeForever, type LocalHttpServer } from '@vault/test-support/local-http-server';
 
 // Every isolate the runtime makes, so each test can check that none outlives its run. isolated-vm's exports are
 // frozen, hence a module mock that forwards everything and records each Isolate made.

@@ -1,5 +1,5 @@
 import { AllowedHosts } from './allowed-hosts';
-import { startLocalHttpServer, writeForever, type LocalHttpServer } from '../../../../test/support/local-http-server';
+import { startLocalHttpServer, writeForever, type LocalHttpServer } from '@vault/test-support/local-http-server';
 import { sandboxFetch, type SandboxFetchAnswer, type SandboxFetchPolicy } from './sandbox-fetch';
 
 let allowed: LocalHttpServer;

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiKeys, applicationsTable, SqliteApplicationReadModel, SqliteTenantReadModel, tenantsTable, uuidGenerator } from '@vault/adapters';
 import { MANAGEMENT_PERMISSIONS, type ApplicationInput } from '@vault/domain';
-import { openEmbedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded } from '@vault/test-support/embedded-stores';
 import { applicationsProjection } from '../projections/applications.projection';
 import { tenantsProjection } from '../projections/tenants.projection';
 import { aCaller } from '../shared/use-case.builders';

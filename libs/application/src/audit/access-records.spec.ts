@@ -5,14 +5,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
 import { auditStream, type AccessRecordedData, type AccessRule, type AccessTransform } from '@vault/domain';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, type Embedded } from '@vault/test-support/embedded-stores';
 import { DetokenizeHandler, DetokenizeQuery } from '../detokenize/detokenize';
 import { Detokenizer } from '../detokenize/detokenizer';
 import { CreateTokenCommand, CreateTokenHandler } from '../tokens/create-token';
 import { GetTokenHandler, GetTokenQuery } from '../tokens/get-token';
 import { SearchTokensHandler, SearchTokensQuery } from '../tokens/search-tokens';
 import type { Caller } from '../shared/use-case';
-import { failAuditAppends, interceptAppends, type InterceptedStore } from '../../../../test/support/intercepted-event-store';
+import { failAuditAppends, interceptAppends, type InterceptedStore } from '@vault/test-support/intercepted-event-store';
 import { AccessNotRecordedError, GroupCommitAccessLog } from './group-commit-access-log';
 
 const ALL = ['token:create', 'token:read', 'token:search'];

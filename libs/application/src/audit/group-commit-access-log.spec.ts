@@ -1,12 +1,15 @@
 // GroupCommitAccessLog on the embedded SQLite event log: concurrent records share appends, a record() resolves only once
 // its records can be read back from the file by another connection, and a failed append fails every caller it held.
 import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '@vault/adapters';
+import { asyncLocalRequestContext, SqliteEventStore } from '@vault/adapters';
 import { auditStream, DomainError, type AccessRecordedData, type Actor } from '@vault/domain';
-import { runWithRequestContext } from '../request-context';
-import { tempDataDir } from '../../../../test/support/embedded-stores';
-import { failAuditAppends, interceptAppends, type InterceptedStore } from '../../../../test/support/intercepted-event-store';
+import { runWithRequestContext, useRequestContextStore } from '../ports/request-context';
+import { tempDataDir } from '@vault/test-support/embedded-stores';
+import { failAuditAppends, interceptAppends, type InterceptedStore } from '@vault/test-support/intercepted-event-store';
 import { AccessNotRecordedError, DEFAULT_GROUP_COMMIT, GroupCommitAccessLog } from './group-commit-access-log';
+
+// As the wiring does at start-up: the request id travels with each request's calls.
+useRequestContextStore(asyncLocalRequestContext);
 
 const APP: Actor = { type: 'application', id: 'app-1' };
 

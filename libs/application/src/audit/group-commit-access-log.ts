@@ -10,7 +10,7 @@
 import { auditStream, DomainError, type AccessRecorded, type AccessRecordedData, type Actor } from '@vault/domain';
 import type { AccessLog } from '../ports/access-log';
 import type { EventStore, EventToAppend, StreamAppend } from '../ports/event-store';
-import { currentRequestContext } from '../request-context';
+import { currentRequestContext } from '../ports/request-context';
 
 export interface GroupCommitOptions {
   /** Most records in one append. A call with more is split over several appends and resolves once all are durable. */

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { auditTable, applicationsTable, SqliteAuditReadModel } from '@vault/adapters';
 import { auditStream, DomainError, type AccessRecordedData, type EventMetadata } from '@vault/domain';
-import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, type Embedded } from '@vault/test-support/embedded-stores';
 import type { EventToAppend } from '../ports/event-store';
 import { ListAuditLogHandler, ListAuditLogQuery } from './list-audit-log';
 import type { Caller } from '../shared/use-case';

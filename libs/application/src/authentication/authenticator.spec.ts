@@ -15,7 +15,7 @@ import {
 import { ApplicationInput, DomainError, tenantDecider, tenantStream } from '@vault/domain';
 import { applicationsProjection } from '../projections/applications.projection';
 import { tenantsProjection } from '../projections/tenants.projection';
-import { openEmbedded, operatorContext, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, operatorContext, type Embedded } from '@vault/test-support/embedded-stores';
 import { CreateApplicationCommand, CreateApplicationHandler } from '../applications/create-application';
 import { DeleteApplicationCommand, DeleteApplicationHandler } from '../applications/delete-application';
 import { RegenerateApplicationKeyCommand, RegenerateApplicationKeyHandler } from '../applications/regenerate-application-key';

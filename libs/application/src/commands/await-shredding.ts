@@ -2,7 +2,7 @@
 // configuration's, a private formula's), so that nothing the key sealed can be opened after the answer.
 import type { LogPosition } from '../ports/event-store';
 import type { ProjectionWaiter } from '../projections/projector';
-import { currentRequestContext } from '../request-context';
+import { currentRequestContext } from '../ports/request-context';
 
 export interface KeyShredding {
   waiter: ProjectionWaiter;

@@ -13,8 +13,12 @@ import {
   type LogPosition,
   type StreamAppend,
 } from '../ports/event-store';
-import { runWithRequestContext, type RequestContext } from '../request-context';
-import { openEmbedded, operatorContext, type Embedded } from '../../../../test/support/embedded-stores';
+import { asyncLocalRequestContext } from '@vault/adapters';
+import { runWithRequestContext, useRequestContextStore, type RequestContext } from '../ports/request-context';
+import { openEmbedded, operatorContext, type Embedded } from '@vault/test-support/embedded-stores';
+
+// As the wiring does at start-up: the request context travels with each request's calls.
+useRequestContextStore(asyncLocalRequestContext);
 
 /** A running total: each Add records the total it makes, so the stored events show which state it was decided on. */
 type CounterCommand = { type: 'Add'; by: number };

@@ -5,7 +5,7 @@ import { CommandContext, conflict, Decider, DomainEvent } from '@vault/domain';
 import { EventStore, EventToAppend, ExpectedRevision, LogPosition, RecordedEvent, WrongExpectedRevisionError } from '../ports/event-store';
 import { GroupCommitAppender } from './group-commit-appender';
 import type { ProjectionWaiter } from '../projections/projector';
-import { currentRequestContext } from '../request-context';
+import { currentRequestContext } from '../ports/request-context';
 import { nextTurn } from '../shared/turns';
 
 export interface CommandOutcome<TState, TEvent> {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@vault/adapters';
 import { CommandContext, Decider } from '@vault/domain';
 import type { AppendResult, EventStore, StreamAppend } from '../ports/event-store';
-import { openEmbedded, operatorContext, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, operatorContext, type Embedded } from '@vault/test-support/embedded-stores';
 import { CommandRunner } from './command-runner';
 import { GroupCommitAppender } from './group-commit-appender';
 

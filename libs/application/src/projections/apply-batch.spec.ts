@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { documentTable, SqliteEventStore, SqliteReadModel } from '@vault/adapters';
 import type { RecordedEvent } from '../ports/event-store';
-import { tempDataDir } from '../../../../test/support/embedded-stores';
+import { tempDataDir } from '@vault/test-support/embedded-stores';
 import { applyBatch, ProjectionSet } from './apply-batch';
 import type { Projection } from './projection';
 

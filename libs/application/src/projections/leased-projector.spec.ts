@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore, SqliteProjectorLease, SqliteReadModel, tenantsTable } from '@vault/adapters';
 import { tenantDecider, tenantStream } from '@vault/domain';
 import { CommandRunner } from '../commands/command-runner';
-import { operatorContext, recordingLogger, tempDataDir } from '../../../../test/support/embedded-stores';
+import { operatorContext, recordingLogger, tempDataDir } from '@vault/test-support/embedded-stores';
 import { ProjectionSet } from './apply-batch';
 import { LeasedProjector } from './leased-projector';
 import { tenantsProjection } from './tenants.projection';

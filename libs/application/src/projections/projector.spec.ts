@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteReadModel, tenantsTable } from '@vault/adapters';
 import { tenantDecider, tenantStream } from '@vault/domain';
 import { ReadModelGenerationChanged, type ProjectionStore } from '../ports/projection-store';
-import { openEmbedded, operatorContext, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, operatorContext, type Embedded } from '@vault/test-support/embedded-stores';
 import { applyBatch, ProjectionSet } from './apply-batch';
 import { Projector } from './projector';
 import { tenantsProjection } from './tenants.projection';

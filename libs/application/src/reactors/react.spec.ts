@@ -16,7 +16,7 @@ import {
 import { DomainError, formulaStream, reactorFormulaDecider, type AccessRule, type RequestParameterElement } from '@vault/domain';
 import type { ReactorRequest, ReactorResult, ReactorRuntime } from '../ports/reactor-runtime';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, type Embedded } from '@vault/test-support/embedded-stores';
 import { ReactCommand, ReactHandler } from './react';
 import { CreateReactorCommand, CreateReactorHandler } from './create-reactor';
 import { Detokenizer } from '../detokenize/detokenizer';

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmTokenCrypto, formulasTable, reactorsTable, SqliteFormulaReadModel, SqliteKeyStore, SqliteReactorReadModel, uuidGenerator } from '@vault/adapters';
 import { formulaStream, reactorFormulaDecider, type ConfigurationElement } from '@vault/domain';
-import { openEmbedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded } from '@vault/test-support/embedded-stores';
 import { formulasProjection } from '../projections/formulas.projection';
 import type { ProjectionWaiter } from '../projections/projector';
 import { reactorsProjection } from '../projections/reactors.projection';

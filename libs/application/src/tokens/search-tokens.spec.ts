@@ -14,7 +14,7 @@ import type { AccessRule, AccessTransform, QueryNode } from '@vault/domain';
 import type { TokenSearchRequest } from '../ports/token-search-index';
 import type { Page } from '../ports/read-models';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, type Embedded } from '@vault/test-support/embedded-stores';
 import type { TokenView } from './token-view';
 import { CreateTokenCommand, CreateTokenHandler } from './create-token';
 import { SearchTokensHandler, SearchTokensQuery } from './search-tokens';

@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmTokenCrypto, LiquidExpressionEngine, SqliteKeyStore, SqliteTokenSearchIndex, tokensTable, uuidGenerator } from '@vault/adapters';
 import type { AccessRule } from '@vault/domain';
-import { openEmbedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded } from '@vault/test-support/embedded-stores';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 import { tokensProjection } from '../projections/tokens.projection';
 import { aCaller, rule } from '../shared/use-case.builders';

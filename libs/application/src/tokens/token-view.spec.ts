@@ -6,7 +6,7 @@ import type { AccessRule, AccessTransform, EncryptedData, SealPurpose, TokenType
 import type { TokenCrypto } from '../ports/token-crypto';
 import { GroupCommitAccessLog } from '../audit/group-commit-access-log';
 import { tokensProjection } from '../projections/tokens.projection';
-import { openEmbedded, type Embedded } from '../../../../test/support/embedded-stores';
+import { openEmbedded, type Embedded } from '@vault/test-support/embedded-stores';
 import { CreateTokenCommand, CreateTokenHandler } from './create-token';
 import { GetTokenHandler, GetTokenQuery } from './get-token';
 import type { Caller } from '../shared/use-case';

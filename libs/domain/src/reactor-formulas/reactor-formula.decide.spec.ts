@@ -1,4 +1,4 @@
-import { givenWhenThenFor } from '../../../../test/support/given-when-then';
+import { givenWhenThenFor } from '@vault/test-support/given-when-then';
 import {
   aFormulaInput,
   APP,

@@ -1,4 +1,4 @@
-import { givenWhenThenFor } from '../../../../test/support/given-when-then';
+import { givenWhenThenFor } from '@vault/test-support/given-when-then';
 import type { CommandContext } from '../shared/events';
 import { decideTenant, evolveTenant, TenantCommand, TenantEvent, TenantState } from '.';
 
