@@ -4,6 +4,7 @@ import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
 import { redactCredentials } from '@vault/adapters';
 import { currentRequestContext } from '@vault/application';
+import './request-context';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 type Fields = Record<string, unknown>;

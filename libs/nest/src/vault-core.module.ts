@@ -15,12 +15,10 @@ import {
   ProjectionSet,
   ProjectionWaiter,
   Projector,
-  useRequestContextStore,
 } from '@vault/application';
 import {
   AesGcmTokenCrypto,
   apiKeys,
-  asyncLocalRequestContext,
   ChildProcessCodeChecker,
   ChildProcessReactorRuntime,
   KeyShreddingStore,
@@ -55,10 +53,8 @@ import {
   USE_CASE_PORTS,
   VAULT_CONFIG,
 } from './di-tokens';
+import './request-context';
 import { useCaseProviders, UseCasePorts, VaultBus } from './use-cases';
-
-// Every app builds on this module: each request's id and pending projection travel with its async calls from here on.
-useRequestContextStore(asyncLocalRequestContext);
 
 /** inline: this process runs the projector (embedded default). external: another process does (apps/projector). none: the CLI. */
 export type ProjectorMode = 'inline' | 'external' | 'none';
