@@ -1,4 +1,4 @@
-// Configuration from the environment (API.md's table plus our own knobs), validated once at start-up.
+// Configuration from the environment (the documented variables), validated once at start-up.
 import { resolve } from 'node:path';
 import { AllowedHosts, reactorChildUser, type ReactorChildUser, ReactorUserError } from '@vault/adapters';
 
@@ -22,7 +22,7 @@ export interface VaultConfig {
   expirySweepMs: number;
   /** inline: the API process runs the projector (default with the embedded read model); external: apps/projector does. */
   projector: 'inline' | 'external';
-  /** Reactor invocations (API.md "Reactors", step 3): wall time, heap, runs at once, hosts `fetch` may reach. */
+  /** Reactor invocations: wall time, heap, runs at once, hosts `fetch` may reach. */
   reactorTimeoutMs: number;
   reactorMemoryMb: number;
   reactorConcurrency: number;

@@ -1,4 +1,4 @@
-// The filters API.md adds to standard Liquid. Their errors name the filter and the rule broken, never a value:
+// The filters the vault adds to standard Liquid. Their errors name the filter and the rule broken, never a value:
 // a filter's input (and often its arguments) come from token data.
 
 /** Thrown by our filters for bad arguments; its message is safe to show, unlike arbitrary render errors. */

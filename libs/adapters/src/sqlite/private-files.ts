@@ -1,4 +1,4 @@
-// Files under VAULT_DATA_DIR are readable by their owner only (API.md): directories 0700, files 0600, whatever the
+// Files under VAULT_DATA_DIR are readable by their owner only: directories 0700, files 0600, whatever the
 // process umask (the apps also set umask 077, but the stores are opened in-process by tests and tools too).
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 

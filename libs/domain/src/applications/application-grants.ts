@@ -1,4 +1,4 @@
-// Who may grant what (API.md "Authentication and applications"): management permissions only by their holders,
+// Who may grant what: management permissions only by their holders,
 // token permissions by anyone allowed to create or update applications.
 import { DomainError } from '../shared/errors';
 import { MANAGEMENT_PERMISSIONS, PERMISSIONS } from '../permissions/permission-catalogue';

@@ -1,4 +1,4 @@
-// Every audited event as one audit entry (API.md "Audit log"): who (the event's actor), which entity, which operation,
+// Every audited event as one audit entry: who (the event's actor), which entity, which operation,
 // a fixed text, when. Entries take ids, counts and times from events, nothing else: never data, names, keys or key
 // hashes, masks, expressions, query values, args or configuration values, so a new field in an event cannot leak here.
 import type { ApplicationEvent } from '../applications/application.events';

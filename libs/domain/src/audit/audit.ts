@@ -1,4 +1,4 @@
-// The audit log (API.md "Audit log"): who touched which entity, when. Writes are entries derived from the events the
+// The audit log: who touched which entity, when. Writes are entries derived from the events the
 // vault stores anyway; reads that return plaintext, `token:use` in reactors and reactor invocations are access records,
 // appended as events of their own to one audit stream per tenant. Neither ever holds token data, keys, query values,
 // args or configuration values: only ids, counts and fixed texts.
@@ -12,7 +12,7 @@ export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
 export type AuditActorType = 'application' | 'operator';
 
-/** One entry of `GET /logs`, exactly as API.md lists its fields. */
+/** One entry of `GET /logs`, exactly the fields the API documents. */
 export interface AuditEntry {
   tenant_id: string;
   actor_id: string;

@@ -1,4 +1,4 @@
-// Detokenization expressions inside one string (API.md "Tokenize and detokenize"): `{{ <token id> }}` or
+// Detokenization expressions inside one string: `{{ <token id> }}` or
 // `{{ token: <token id> }}`, optionally followed by Liquid filters (`{{ <id> | json: '$.number' | reveal_last: 4 }}`).
 //
 // Which `{{ … }}` is an expression: one whose content, after leading blanks, starts with `token` and `:` (any case), or

@@ -1,4 +1,4 @@
-// POST /detokenize (API.md "Tokenize and detokenize"): the detokenization expressions a body holds, and how their
+// POST /detokenize: the detokenization expressions a body holds, and how their
 // values go back in. Also step 2 of a reactor invocation, on its `args`.
 import { describeParseProblem } from '../tokens/token-fields.validate';
 import { FieldErrorCollector, validationError } from '../shared/errors';

@@ -1,7 +1,7 @@
 import { APPLICATION_TYPES, PERMISSIONS, permissionsFor } from './permission-catalogue';
 
 describe('permission catalogue', () => {
-  it('has the 30 rows of SPEC.md, each type once', () => {
+  it('has the 30 rows of the catalogue, each type once', () => {
     expect(PERMISSIONS).toHaveLength(30);
     expect(new Set(PERMISSIONS.map((p) => p.type)).size).toBe(30);
   });

@@ -1,4 +1,4 @@
-// The permission catalogue of SPEC.md, row for row and in its order: GET /permissions serves exactly this.
+// The permission catalogue, row for row and in its published order: GET /permissions serves exactly this.
 
 export const APPLICATION_TYPES = ['public', 'private', 'expiring', 'management'] as const;
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];

@@ -1,4 +1,4 @@
-// The data a reactor formula is made of (SPEC.md "Reactor Formula object"), shared by commands, events and state.
+// The data a reactor formula is made of, shared by commands, events and state.
 
 export const FORMULA_TYPES = ['official', 'private'] as const;
 export type FormulaType = (typeof FORMULA_TYPES)[number];

@@ -1,4 +1,4 @@
-// Validation of a create/update request body (API.md "Reactor formulas"): every violation at once, keyed by field path.
+// Validation of a create/update request body: every violation at once, keyed by field path.
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { iconProblem } from './formula-icon';
 import {
@@ -23,7 +23,7 @@ import {
 /** In Unicode code points (an emoji is one), for every length limit below. */
 export const MAX_FORMULA_NAME_LENGTH = 200;
 export const MAX_FORMULA_CODE_LENGTH = 50_000;
-/** Our own bounds, not API.md's (documented in the OpenAPI body schema): each list is checked before its items. */
+/** Bounds of our own (documented in the OpenAPI body schema): each list is checked before its items. */
 export const MAX_FORMULA_DESCRIPTION_LENGTH = 2_000;
 export const MAX_CONFIGURATION_ELEMENTS = 100;
 export const MAX_REQUEST_PARAMETERS = 200;

@@ -1,5 +1,5 @@
 // A failed run's message with the run's secrets taken out: errors.reactor goes to a caller who may use a token's data
-// (token:use) without seeing it, and who may not read the reactor's configuration (API.md "Errors").
+// (token:use) without seeing it, and who may not read the reactor's configuration.
 import { MAX_REACTOR_MESSAGE_LENGTH, reactorMessage } from './reactor-message';
 import { lowerBound } from '../shared/sorted';
 

@@ -1,4 +1,4 @@
-// The check of a reaction's `args` against its formula's request parameters (API.md "Reactors", step 1).
+// The check of a reaction's `args` against its formula's request parameters: every non-optional parameter present, every declared one of its type.
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject } from '../shared/json-shape';
 import type { RequestParameterElement } from '../reactor-formulas/reactor-formula.types';

@@ -1,4 +1,4 @@
-// Which reactors a formula change would break (API.md "Reactors": updating a formula so that an existing reactor's
+// Which reactors a formula change would break (updating a formula so that an existing reactor's
 // configuration no longer fits its contract, or deleting a formula that has reactors, is a 409 naming them). Decided
 // on the reactors' configuration shapes, so no configuration is decrypted to answer it.
 import { DomainError } from '../shared/errors';

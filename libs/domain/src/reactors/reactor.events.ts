@@ -1,5 +1,5 @@
 // Reactor events: plain data, stored forever under these type strings. They never hold a configuration value in
-// plaintext (API.md "What may be stored where"): the configuration is sealed, only its shape (names and declared
+// plaintext: the configuration is sealed, only its shape (names and declared
 // types, which the formula publishes anyway) is readable.
 import { eventTypesOf, type DomainEvent } from '../shared/events';
 import type { ReactorContent } from './reactor.types';

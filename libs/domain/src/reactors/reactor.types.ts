@@ -1,4 +1,4 @@
-// The data a reactor is made of (API.md "Reactors"), and the snapshots of the formula and the application it refers
+// The data a reactor is made of, and the snapshots of the formula and the application it refers
 // to, which the application layer reads before deciding (the decider does no I/O).
 import type { ApplicationType } from '../permissions/permission-catalogue';
 import type { ConfigurationElement, FormulaStatus, FormulaType, FormulaValueType } from '../reactor-formulas/reactor-formula.types';

@@ -1,4 +1,4 @@
-// Validation of a reactor create/update body (API.md "Reactors") against the formula and application it names: one
+// Validation of a reactor create/update body against the formula and application it names: one
 // 400 listing every violation, keyed by field path. Runs on the plaintext configuration, before the handler seals it;
 // no message ever quotes a configuration value (they are secrets), only setting names and JSON types.
 import { conflict, FieldErrorCollector, validationError } from '../shared/errors';

@@ -1,4 +1,4 @@
-// POST /tokenize (API.md "Tokenize and detokenize"): which tokens a body asks for, every one validated before any is
+// POST /tokenize: which tokens a body asks for, every one validated before any is
 // created, and how the created tokens go back into the body's shape.
 import { DomainError, FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject, jsonTypeOf, type JsonObject } from '../shared/json-shape';

@@ -9,7 +9,7 @@ export const MAX_CONTAINERS = 10;
 export const MAX_METADATA_ENTRIES = 50;
 export const MAX_METADATA_KEY_LENGTH = 100;
 export const MAX_METADATA_VALUE_LENGTH = 500;
-/** Our own bounds, not API.md's: they keep parsing and evaluation per request small. */
+/** Bounds of our own: they keep parsing and evaluation per request small. */
 export const MAX_EXPRESSION_LENGTH = 2_000;
 export const MAX_SEARCH_INDEXES = 20;
 

@@ -1,4 +1,4 @@
-// Validation of a token create body and a merge-patch body (API.md "Tokens"): every violation at once, by field path.
+// Validation of a token create body and a merge-patch body: every violation at once, by field path.
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject, jsonTypeOf, rejectUnknownProperties, type JsonObject } from '../shared/json-shape';
 import type { ExpressionEngine } from './expression-engine';

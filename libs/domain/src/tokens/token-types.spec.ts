@@ -73,7 +73,7 @@ describe('the size of token data', () => {
   });
 });
 
-describe('defaults of API.md\'s table', () => {
+describe('the defaults of each type', () => {
   it.each<[TokenType, string, string, string | null, number, boolean, boolean]>([
     ['token', '/general/high/', '{{ data | stringify }}', null, 0, true, true],
     ['card_number', '/pci/high/', '{{ data }}', '{{ data | reveal_last: 4 }}', 0, false, false],

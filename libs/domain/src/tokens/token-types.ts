@@ -1,11 +1,11 @@
-// The four token types of API.md: the data each accepts and the defaults a token of that type gets.
+// The four token types: the data each accepts and the defaults a token of that type gets.
 
 export const TOKEN_TYPES = ['token', 'card_number', 'social_security_number', 'employer_id_number'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** SPEC.md "Data search indexes" rule 2: the value as given, without delimiters, and its last four digits. */
+/** The default data search indexes: the value as given, without delimiters, and its last four digits. */
 export const DEFAULT_DATA_SEARCH_INDEXES: readonly string[] = Object.freeze([
   '{{ data }}',
   "{{ data | remove: '-' }}",
@@ -32,7 +32,7 @@ export interface TokenTypeRules {
   readonly defaultSearchIndexes: readonly string[];
   /** False for card numbers: a request that gives indexes is a 400. */
   readonly searchIndexesAllowed: boolean;
-  /** Whether `data:` search terms may match tokens of this type (SPEC.md rule 3). */
+  /** Whether `data:` search terms may match tokens of this type (social security and employer id numbers, and `token`). */
   readonly dataSearchable: boolean;
   /** Null when `data` is acceptable; else a message that says what was expected and never echoes the data. */
   checkData(data: unknown): string | null;

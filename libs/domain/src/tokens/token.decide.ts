@@ -83,7 +83,7 @@ const remove = (command: DeleteToken, state: TokenState, ctx: CommandContext, te
 };
 
 /**
- * A create needs an unused id. A deleted id stays taken within the tenant (API.md: taken → 409). The stream is the
+ * A create needs an unused id. A deleted id stays taken within the tenant (taken: 409). The stream is the
  * tenant's own, so another tenant's token with this id is not in this state at all: its id is as free here as an
  * unused one. (The create handler asks this before it seals anything, so a taken id never leaves a data key behind.)
  */

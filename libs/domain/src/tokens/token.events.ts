@@ -1,5 +1,5 @@
 // Token events: plain data, stored forever under these type strings. They never hold plaintext token data or anything
-// evaluated from it (API.md "What may be stored where"): the data and the evaluated mask are sealed under the token's
+// evaluated from it: the data and the evaluated mask are sealed under the token's
 // data key, the fingerprint and search values are keyed hashes, which the log keeps sealed under that key as well
 // (SealedTokenIndexEventStore in libs/application: every reader of the log sees them as below).
 import { eventTypesOf, type DomainEvent } from '../shared/events';
@@ -74,7 +74,7 @@ export const isTokenEvent = (event: DomainEvent): event is TokenEvent =>
 export const TOKEN_STREAM_PREFIX = 'token-';
 
 /**
- * Token ids are scoped to their tenant (API.md: an id used in another tenant is as free as an unused one), so a token's
+ * Token ids are scoped to their tenant (an id used in another tenant is as free as an unused one), so a token's
  * key everywhere (its stream, its read-model documents) is the tenant and the id together. Token ids are UUIDs, so the
  * last `_` separates them.
  */
