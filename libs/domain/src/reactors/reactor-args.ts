@@ -1,4 +1,5 @@
-// The check of a reaction's `args` against its formula's request parameters: every non-optional parameter present, every declared one of its type.
+// The check of a reaction's `args` against its formula's request parameters: every non-optional parameter present,
+// every declared one of its type.
 import { FieldErrorCollector, validationError } from '../shared/errors';
 import { isJsonObject } from '../shared/json-shape';
 import type { RequestParameterElement } from '../reactor-formulas/reactor-formula.types';
