@@ -13,18 +13,9 @@
 // keep the settings' names and types in plaintext too), not its secrets; and sealed (base64 adds a third), a formula at
 // every limit would append 7.6 MB instead of 5.7 MB, beyond the headroom docker-compose.yml gives EventStoreDB.
 import type { EncryptedData } from '@vault/domain';
+import { SealingEventStore } from '../../commands/sealing-event-store';
 import type { TokenCrypto } from '../../ports/token-crypto';
-import type {
-  AppendResult,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  LogPosition,
-  RecordedEvent,
-  StreamAppend,
-  SubscribeOptions,
-  Subscription,
-} from '../../ports/event-store';
+import type { EventStore, EventToAppend, RecordedEvent } from '../../ports/event-store';
 import { isShredded } from '../../shared/shredded';
 
 /** The formula events whose data carries the whole formula (ReactorFormulaFields). */
@@ -85,51 +76,25 @@ function withContent(event: RecordedEvent, content: FormulaContent): RecordedEve
   return { ...event, data: opened };
 }
 
-export class SealedFormulaContentEventStore implements EventStore {
+export class SealedFormulaContentEventStore extends SealingEventStore {
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly crypto: TokenCrypto,
-  ) {}
-
-  async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.inner.append(streamId, await this.sealAll(events), expected);
+  ) {
+    super(inner);
   }
 
-  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
-    const sealed: StreamAppend[] = [];
-    for (const part of batch) sealed.push({ ...part, events: await this.sealAll(part.events) });
-    return this.inner.appendMany(sealed);
-  }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.openAll(await this.inner.readStream(streamId));
-  }
 
-  async readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]> {
-    return this.openAll(await this.inner.readAll(after, limit));
-  }
 
-  headPosition(): Promise<LogPosition | null> {
-    return this.inner.headPosition();
-  }
 
-  backlog(after: LogPosition | null, cap: number) {
-    return this.inner.backlog(after, cap);
-  }
 
-  subscribe(options: SubscribeOptions): Subscription {
-    return this.inner.subscribe({ ...options, onEvents: async (events) => options.onEvents(await this.openAll(events)) });
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 
   /**
    * Seals under the formula's key, created by its first seal. A tenant deleted meanwhile refuses it (401, as every
    * other request of that tenant), and nothing is appended.
    */
-  private async sealAll(events: EventToAppend[]): Promise<EventToAppend[]> {
+  protected async sealAll(events: EventToAppend[]): Promise<EventToAppend[]> {
     if (!events.some((event) => SEALED_EVENT_TYPES.has(event.type))) return events;
     const sealed: EventToAppend[] = [];
     for (const event of events) {
@@ -145,7 +110,7 @@ export class SealedFormulaContentEventStore implements EventStore {
     return sealed;
   }
 
-  private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  protected async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     if (!events.some((event) => SEALED_EVENT_TYPES.has(event.type))) return events;
     const byTenant = new Map<string, RecordedEvent[]>();
     for (const event of events) {

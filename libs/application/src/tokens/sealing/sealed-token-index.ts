@@ -10,18 +10,9 @@
 // event, and the deletion that follows it removes the token from every read model. Events written before this sealing
 // existed carry the plaintext fields and pass through unchanged.
 import { DataKeyUnavailableError, notFound, TENANT_STREAM_PREFIX, tokenStream, type EncryptedData } from '@vault/domain';
+import { SealingEventStore } from '../../commands/sealing-event-store';
 import type { TokenCrypto } from '../../ports/token-crypto';
-import type {
-  AppendResult,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  LogPosition,
-  RecordedEvent,
-  StreamAppend,
-  SubscribeOptions,
-  Subscription,
-} from '../../ports/event-store';
+import type { AppendResult, EventStore, EventToAppend, RecordedEvent } from '../../ports/event-store';
 import { isShredded } from '../../shared/shredded';
 
 /** The token events whose data carries a fingerprint and search hashes (TokenContent). */
@@ -56,7 +47,7 @@ function withIndex(event: RecordedEvent, index: TokenIndex): RecordedEvent {
   return { ...event, data: opened };
 }
 
-export class SealedTokenIndexEventStore implements EventStore {
+export class SealedTokenIndexEventStore extends SealingEventStore {
   /**
    * The index of each token event this process appended, by stream and revision, until a read opens it: the live
    * projector then needs no data key to read back what was just written (opening costs a key-store read and two
@@ -66,26 +57,15 @@ export class SealedTokenIndexEventStore implements EventStore {
   private recentCount = 0;
 
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly crypto: TokenCrypto,
     private readonly recentLimit = RECENT_LIMIT,
-  ) {}
-
-  async append(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    const result = await this.inner.append(streamId, await this.sealAll(events), expected);
-    this.remember(streamId, events, result);
-    return result;
+  ) {
+    super(inner);
   }
 
-  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
-    const sealed: StreamAppend[] = [];
-    for (const part of batch) sealed.push({ ...part, events: await this.sealAll(part.events) });
-    const results = await this.inner.appendMany(sealed);
-    batch.forEach((part, i) => this.remember(part.streamId, part.events, results[i]));
-    return results;
-  }
-
-  private remember(streamId: string, events: EventToAppend[], result: AppendResult): void {
+  /** Remembers what this process appended, and forgets a deleted token's (or tenant's) at once. */
+  protected override appended(streamId: string, events: EventToAppend[], result: AppendResult): void {
     const first = result.nextExpectedRevision - BigInt(events.length - 1);
     events.forEach((event, i) => {
       if (SEALED_EVENT_TYPES.has(event.type) && hasPlainIndex(event.data)) {
@@ -128,31 +108,13 @@ export class SealedTokenIndexEventStore implements EventStore {
     return index;
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.openAll(await this.inner.readStream(streamId));
-  }
 
-  async readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]> {
-    return this.openAll(await this.inner.readAll(after, limit));
-  }
 
-  headPosition(): Promise<LogPosition | null> {
-    return this.inner.headPosition();
-  }
 
-  backlog(after: LogPosition | null, cap: number) {
-    return this.inner.backlog(after, cap);
-  }
 
-  subscribe(options: SubscribeOptions): Subscription {
-    return this.inner.subscribe({ ...options, onEvents: async (events) => options.onEvents(await this.openAll(events)) });
-  }
 
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 
-  private async sealAll(events: EventToAppend[]): Promise<EventToAppend[]> {
+  protected async sealAll(events: EventToAppend[]): Promise<EventToAppend[]> {
     if (!events.some((event) => SEALED_EVENT_TYPES.has(event.type))) return events;
     const sealed: EventToAppend[] = [];
     for (const event of events) {
@@ -175,7 +137,7 @@ export class SealedTokenIndexEventStore implements EventStore {
     return sealed;
   }
 
-  private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  protected async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     if (!events.some((event) => SEALED_EVENT_TYPES.has(event.type))) return events;
     // Each sealed index: from this process's memory, or else opened, one call per tenant.
     const indexes = new Map<RecordedEvent, TokenIndex>();
