@@ -23,3 +23,4 @@ export * from './audit/audit-log-query';
 export * from './shared/json-size';
 export { codePointLength } from './shared/json-shape';
 export * from './flow-back';
+export * from './shared/json-path';

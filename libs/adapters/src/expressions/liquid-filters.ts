@@ -1,5 +1,6 @@
 // The filters the vault adds to standard Liquid. Their errors name the filter and the rule broken, never a value:
 // a filter's input (and often its arguments) come from token data.
+import { JsonPathError, MAX_JSON_PATH_LENGTH, parseJsonPath as parseDomainJsonPath, selectJsonPath, type JsonPathStep } from '@vault/domain';
 
 /** Thrown by our filters for bad arguments; its message is safe to show, unlike arbitrary render errors. */
 export class FilterArgumentError extends Error {
@@ -87,107 +88,15 @@ function sortedKeys(this: unknown, _key: string, value: unknown): unknown {
 }
 
 /** Bounds the path's parse and walk: a path is a handful of steps, not a document. */
-export const MAX_JSON_PATH_LENGTH = 1_000;
-
-type JsonPathStep = { key: string } | { index: number };
-
-/**
- * A safe subset of JSONPath (RFC 9535), parsed by hand and never evaluated as code: the root `$`, then any number of
- * `.name` (a letter, `_` or non-ASCII character, then those or digits), `['name']` or `["name"]` (with the RFC's
- * backslash escapes) and `[n]` (an index; negative counts from the end: `[-1]` is the last item). Blanks are allowed
- * inside brackets. Everything else (`..`, `*`, filters, slices, unions) is a FilterArgumentError naming the position.
- */
+/** The `json` filter's path, parsed by the domain's JSONPath subset; its problems as this filter's argument errors. */
 export const parseJsonPath = (path: unknown): JsonPathStep[] => {
   if (typeof path !== 'string') throw new FilterArgumentError('json: the path must be a quoted string, such as \'$.number\'.');
-  if (path.length > MAX_JSON_PATH_LENGTH) {
-    throw new FilterArgumentError(`json: the path must be at most ${MAX_JSON_PATH_LENGTH.toLocaleString('en-US')} characters.`);
+  try {
+    return parseDomainJsonPath(path);
+  } catch (error) {
+    if (error instanceof JsonPathError) throw new FilterArgumentError(`json: ${error.message}`);
+    throw error;
   }
-  const fail = (at: number, problem: string): never => {
-    throw new FilterArgumentError(`json: ${problem} at character ${at + 1} of the path. Use $, .name, ['name'] or [n].`);
-  };
-  if (!path.startsWith('$')) fail(0, 'the path must start with $');
-  const steps: JsonPathStep[] = [];
-  let at = 1;
-  const blanks = () => {
-    while (at < path.length && ' \t\n\r'.includes(path[at])) at++;
-  };
-  while (at < path.length) {
-    if (path[at] === '.') {
-      MEMBER_NAME.lastIndex = at + 1;
-      const name = MEMBER_NAME.exec(path);
-      if (!name) fail(at + 1, path[at + 1] === '.' ? 'descendant segments (..) are not supported' : 'expected a name');
-      steps.push({ key: name![0] });
-      at += 1 + name![0].length;
-    } else if (path[at] === '[') {
-      at++;
-      blanks();
-      const quote = path[at];
-      if (quote === "'" || quote === '"') {
-        const read = readQuoted(path, at, fail);
-        steps.push({ key: read.text });
-        at = read.end;
-      } else {
-        INDEX.lastIndex = at;
-        const index = INDEX.exec(path);
-        if (!index) fail(at, 'expected a quoted name or an integer index');
-        steps.push({ index: Number(index![0]) });
-        at += index![0].length;
-      }
-      blanks();
-      if (path[at] !== ']') fail(at, 'expected ]');
-      at++;
-    } else {
-      fail(at, 'expected . or [');
-    }
-  }
-  return steps;
 };
 
-const MEMBER_NAME = /[A-Za-z_\u0080-\uFFFF][A-Za-z0-9_\u0080-\uFFFF]*/y;
-/** An index without leading zeros and at most 15 digits (exact as a double), negative or not. */
-const INDEX = /(?:0|-?[1-9]\d{0,14})(?!\d)/y;
-const ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', '/': '/', '\\': '\\', "'": "'", '"': '"' };
-
-/** Reads a quoted name from its opening quote; returns its text and the index after the closing quote. */
-const readQuoted = (path: string, open: number, fail: (at: number, problem: string) => never): { text: string; end: number } => {
-  const quote = path[open];
-  let text = '';
-  let at = open + 1;
-  while (at < path.length && path[at] !== quote) {
-    if (path[at] !== '\\') {
-      text += path[at++];
-      continue;
-    }
-    const escape = path[at + 1];
-    if (escape === 'u' && /^[0-9A-Fa-f]{4}$/.test(path.slice(at + 2, at + 6))) {
-      text += String.fromCharCode(parseInt(path.slice(at + 2, at + 6), 16));
-      at += 6;
-    } else if (escape !== undefined && Object.hasOwn(ESCAPES, escape)) {
-      text += ESCAPES[escape];
-      at += 2;
-    } else {
-      fail(at, 'invalid escape in a quoted name');
-    }
-  }
-  if (at >= path.length) fail(open, 'a quoted name is not closed');
-  return { text, end: at + 1 };
-};
-
-/** Walks the steps through own properties and array items only; a step that finds nothing gives null. */
-export const selectJsonPath = (value: unknown, steps: readonly JsonPathStep[]): unknown => {
-  let current = value;
-  for (const step of steps) {
-    if ('index' in step) {
-      if (!Array.isArray(current)) return null;
-      const index = step.index < 0 ? current.length + step.index : step.index;
-      if (index < 0 || index >= current.length) return null;
-      current = current[index];
-    } else {
-      if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, step.key)) {
-        return null;
-      }
-      current = (current as Record<string, unknown>)[step.key];
-    }
-  }
-  return current === undefined ? null : current;
-};
+export { MAX_JSON_PATH_LENGTH, selectJsonPath };
