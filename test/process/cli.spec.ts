@@ -123,9 +123,11 @@ describe('the vault CLI', () => {
     expect(result.stderr).toMatch(/^b-broken\.json: FAILED not valid JSON/m);
   });
 
-  describe('the bin (bin/vault), as npx runs it', () => {
-    it('npx vault --help prints the usage from the repository', async () => {
-      const result = await run('npx', ['--no-install', 'vault', '--help'], env());
+  describe('the bin (bin/selfhosted-token-vault), as npx runs it', () => {
+    it('npx selfhosted-token-vault --help prints the usage from the repository', async () => {
+      // A fresh npx cache: npx keeps a project's bins in its cache by the project's path, and a cache written before
+      // a rename would still hold the old bin.
+      const result = await run('npx', ['--no-install', 'selfhosted-token-vault', '--help'], { ...env(), npm_config_cache: join(parent, 'npm-cache') });
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^Usage: vault \[options\] \[command\]\n/);
       expect(result.stdout).toMatch(/tenant create --name <name>/);
@@ -135,7 +137,7 @@ describe('the vault CLI', () => {
       // Each Node process that starts prints its command-line flags on stderr.
       const preload = join(parent, 'print-exec-argv.js');
       writeFileSync(preload, "process.stderr.write('execArgv=' + JSON.stringify(process.execArgv) + '\\n');");
-      const bin = join(root, 'bin', 'vault');
+      const bin = join(root, 'bin', 'selfhosted-token-vault');
       const started = (stderr: string) => [...stderr.matchAll(/^execArgv=(.*)$/gm)].map((m) => JSON.parse(m[1]) as string[]);
 
       const created = await run(bin, ['tenant', 'create', '--name', 'acme'], { ...env(), NODE_OPTIONS: `--require ${preload}` });

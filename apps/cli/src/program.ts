@@ -150,7 +150,7 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
       ...leaves.map((leaf, i) => `  ${synopses[i].padEnd(width)}${leaf.summary()}`),
       '',
       "Run it as `npm run -s vault -- <command>` (-s keeps npm's banner off stdout) or,",
-      'once built, `npx vault <command>`. Each command accepts --help. Configuration',
+      'once built, `npx selfhosted-token-vault <command>`. Each command accepts --help. Configuration',
       'comes from the same environment variables as the API (VAULT_DATA_DIR,',
       'VAULT_EVENT_STORE, VAULT_SEARCH, MEILI_MASTER_KEY); see the README.',
       'Exit status: 0 done, 1 failed ("vault: <reason>" on stderr), 2 usage or',
