@@ -34,7 +34,7 @@ export class ReactorFormulasController {
   async list(@CurrentCaller() caller: Caller, @Query(vaultQueryPipe()) params: FormulaListParams) {
     const page = params.page ?? 1;
     const size = params.size ?? 20;
-    const name = params.name === undefined || params.name === '' ? null : params.name;
+    const name = params.name ?? null;
     const result = await this.bus.ask(new ListReactorFormulasQuery(caller, { name, page, size }));
     return paginated(result, page, size);
   }

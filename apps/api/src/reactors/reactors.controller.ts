@@ -36,7 +36,7 @@ export class ReactorsController {
   async list(@CurrentCaller() caller: Caller, @Query(vaultQueryPipe()) params: FormulaListParams) {
     const page = params.page ?? 1;
     const size = params.size ?? 20;
-    const name = params.name === undefined || params.name === '' ? null : params.name;
+    const name = params.name ?? null;
     return paginated(await this.bus.ask(new ListReactorsQuery(caller, { name, page, size })), page, size);
   }
 

@@ -55,9 +55,18 @@ describe('parseAuditDate', () => {
 });
 
 describe('readAuditLogFilter', () => {
-  it('takes no filter from absent or empty parameters', () => {
+  it('takes no filter from absent parameters', () => {
     expect(readAuditLogFilter({})).toEqual({});
-    expect(readAuditLogFilter({ entity_type: '', entity_id: '', start_date: '', end_date: '' })).toEqual({});
+  });
+
+  it('refuses an empty parameter, naming it, rather than reading it as no filter', () => {
+    const empty = (name: string) => [`${name} must not be empty; leave it out for no filter`];
+    expect(errorsOf({ entity_type: '', entity_id: '', start_date: '', end_date: '' })).toEqual({
+      entity_type: empty('entity_type'),
+      entity_id: empty('entity_id'),
+      start_date: empty('start_date'),
+      end_date: empty('end_date'),
+    });
   });
 
   it('reads every filter: the entity id lower-cased, both dates inclusive', () => {

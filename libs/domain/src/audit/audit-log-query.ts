@@ -3,7 +3,7 @@ import { FieldErrorCollector } from '../shared/errors';
 import { isUuid } from '../shared/uuid';
 import { AUDIT_ENTITY_TYPES, type AuditEntityType } from './audit';
 
-/** The query strings as they came (absent or empty: no filter). */
+/** The query strings as they came: absent is no filter; empty is a 400 naming the parameter, never "no filter". */
 export interface AuditLogParams {
   entity_type?: string;
   entity_id?: string;
@@ -61,23 +61,29 @@ export function parseAuditDate(text: string): { first: number; last: number } | 
   return { first: instant, last: instant };
 }
 
-const given = (value: string | undefined): value is string => value !== undefined && value !== '';
-
 /** The filters, or a validation error naming every bad parameter. */
 export function readAuditLogFilter(params: AuditLogParams): AuditLogFilter {
   const errors = new FieldErrorCollector();
   const filter: AuditLogFilter = {};
-  if (given(params.entity_type)) {
-    if ((AUDIT_ENTITY_TYPES as readonly string[]).includes(params.entity_type)) filter.entity_type = params.entity_type as AuditEntityType;
+  /** A parameter's value; `?entity_id=` is a filter left blank by mistake, not a request for the whole log. */
+  const valueOf = (name: keyof AuditLogParams): string | undefined => {
+    const value = params[name];
+    if (value !== '') return value;
+    errors.add(name, `${name} must not be empty; leave it out for no filter`);
+    return undefined;
+  };
+  const [entityType, entityId, startDate, endDate] = [valueOf('entity_type'), valueOf('entity_id'), valueOf('start_date'), valueOf('end_date')];
+  if (entityType !== undefined) {
+    if ((AUDIT_ENTITY_TYPES as readonly string[]).includes(entityType)) filter.entity_type = entityType as AuditEntityType;
     else errors.add('entity_type', `entity_type must be one of ${AUDIT_ENTITY_TYPES.join(', ')}`);
   }
-  if (given(params.entity_id)) {
+  if (entityId !== undefined) {
     // Every audited entity's id is a UUID; ids are stored lower-cased, as paths take them.
-    if (isUuid(params.entity_id)) filter.entity_id = params.entity_id.toLowerCase();
+    if (isUuid(entityId)) filter.entity_id = entityId.toLowerCase();
     else errors.add('entity_id', 'entity_id must be a UUID');
   }
-  const start = given(params.start_date) ? parseAuditDate(params.start_date) : undefined;
-  const end = given(params.end_date) ? parseAuditDate(params.end_date) : undefined;
+  const start = startDate === undefined ? undefined : parseAuditDate(startDate);
+  const end = endDate === undefined ? undefined : parseAuditDate(endDate);
   if (start === null) errors.add('start_date', `start_date must be ${EXPECTED}`);
   if (end === null) errors.add('end_date', `end_date must be ${EXPECTED}`);
   if (start && end && start.first > end.last) errors.add('start_date', 'start_date must not be after end_date');
