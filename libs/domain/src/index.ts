@@ -24,3 +24,4 @@ export * from './shared/json-size';
 export { codePointLength } from './shared/json-shape';
 export * from './flow-back';
 export * from './shared/json-path';
+export * from './proxies';
