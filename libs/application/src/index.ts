@@ -32,6 +32,7 @@ export * from './projections/tenants.projection';
 export * from './projections/applications.projection';
 export * from './projections/formulas.projection';
 export * from './projections/reactors.projection';
+export * from './projections/proxies.projection';
 export * from './projections/tokens.projection';
 export * from './projections/audit.projection';
 export * from './projections/key-shredding.projection';

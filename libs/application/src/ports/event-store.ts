@@ -162,4 +162,4 @@ export class EventStoreAccessDeniedError extends Error {
 }
 
 /** Every stream the vault writes starts with one of these; adapters ignore anything else in the log (e.g. `$` system streams). */
-export const VAULT_STREAM_PREFIXES = ['tenant-', 'application-', 'formula-', 'token-', 'reactor-', 'audit-'] as const;
+export const VAULT_STREAM_PREFIXES = ['tenant-', 'application-', 'formula-', 'token-', 'reactor-', 'proxy-', 'audit-'] as const;

@@ -1,5 +1,5 @@
 // The queries the API asks of the read models. Each adapter (embedded SQLite, Meilisearch) answers them.
-import type { AccessRule, ApplicationType, ReactorFormula, ReactorOfFormula, ReactorRecord } from '@vault/domain';
+import type { AccessRule, ApplicationType, ProxyRecord, ReactorFormula, ReactorOfFormula, ReactorRecord } from '@vault/domain';
 import type { AuditEntry, AuditLogFilter } from '@vault/domain';
 
 export interface Page<T> {
@@ -100,6 +100,27 @@ export interface ReactorReadModel {
    * (case-insensitive) then id: what a formula update or delete must not break. Never the sealed configuration.
    */
   ofFormula(formulaId: string): Promise<ReactorOfFormulaDocument[]>;
+}
+
+/**
+ * A proxy as the read model keeps it (the proxy record): its key, destination, configuration and transforms sealed;
+ * only its name, application, require_auth and the SHA-256 of its key in the clear. Stored under proxyKey(tenant_id, id).
+ */
+export type ProxyDocument = ProxyRecord;
+
+/** The same `name` filter and pagination as formulas. */
+export type ProxyListQuery = FormulaListQuery;
+
+export interface ProxyReadModel {
+  /** The tenant's proxy, or null (another tenant's proxy with this id is as good as absent). */
+  get(tenantId: string, id: string): Promise<ProxyDocument | null>;
+  /** The tenant's proxies, ordered by name (case-insensitive) then id, with the exact total. */
+  list(tenantId: string, query: ProxyListQuery): Promise<Page<ProxyDocument>>;
+  /**
+   * The proxy whose key hashes to `keyHash` (hex SHA-256), in any tenant, or null: how an invocation finds its proxy.
+   * Keys are random, so at most one proxy has a given hash.
+   */
+  findByKeyHash(keyHash: string): Promise<ProxyDocument | null>;
 }
 
 /** The name filter as a predicate over lower-cased names: the reference semantics every adapter must match. */
