@@ -11,6 +11,7 @@ export * from './crypto/sqlite-key-store';
 export * from './crypto/key-shredding-store';
 export * from './crypto/master-key';
 export * from './sandbox';
+export * from './proxy';
 export * from './read-model/sqlite/sqlite-formulas';
 export * from './read-model/sqlite/tokens';
 export * from './read-model/sqlite/sqlite-reactors';
