@@ -95,6 +95,7 @@ describe('tenant creation interrupted between its two appends', () => {
         return key;
       },
       hash: apiKeys.hash,
+      generateProxyKey: apiKeys.generateProxyKey,
     };
     const runner = new CommandRunner(events, projector, { maxAttempts: 5, writeWaitMs: 2000 });
     const create = new CreateTenantHandler(runner, uuidGenerator, recordingKeys, systemClock);

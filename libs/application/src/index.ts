@@ -95,6 +95,15 @@ export * from './reactors/get-reactor';
 export * from './reactors/list-reactors';
 export * from './reactors/react';
 export { reactorKeyId } from './reactors/sealing/reactor-configuration';
+export { toProxyView, type ProxyView } from './proxies/proxy-view';
+export * from './proxies/create-proxy';
+export * from './proxies/update-proxy';
+export * from './proxies/patch-proxy';
+export * from './proxies/delete-proxy';
+export * from './proxies/get-proxy';
+export * from './proxies/list-proxies';
+export { proxyKeyId } from './proxies/sealing/proxy-secrets';
+export * from './ports/proxy-egress';
 
 // Audit
 export * from './audit/group-commit-access-log';

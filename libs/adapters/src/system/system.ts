@@ -1,7 +1,7 @@
 // The real clock, UUIDs and API keys.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKeys, Clock, IdGenerator } from '@vault/application';
-import type { ApplicationType } from '@vault/domain';
+import { base58Encode, type ApplicationType } from '@vault/domain';
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -18,4 +18,6 @@ export const apiKeys: ApiKeys = {
   generate: (type) => PREFIX[type] + randomBytes(32).toString('base64url'),
   // Keys carry 256 random bits, so a fast unsalted hash cannot be brute-forced; it keeps per-request lookups cheap.
   hash: (key) => createHash('sha256').update(key, 'utf8').digest('hex'),
+  // 160 random bits in 27 or 28 base58 characters: URL- and header-safe, with nothing to mistake for an API key.
+  generateProxyKey: () => base58Encode(randomBytes(20)),
 };

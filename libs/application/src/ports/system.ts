@@ -14,4 +14,6 @@ export interface ApiKeys {
   generate(type: ApplicationType): string;
   /** The only form in which a key is ever stored. */
   hash(key: string): string;
+  /** A new proxy key (≥ 128 random bits): it routes invocations, and authenticates them when a proxy needs no API key. */
+  generateProxyKey(): string;
 }

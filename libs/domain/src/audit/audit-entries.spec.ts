@@ -38,6 +38,15 @@ const reactorContent = aContent({ name: SECRET, configuration_shape: [{ name: SE
 const reactor = reactorCreated(reactorContent, { tenantId: TENANT, id: ID });
 const formulaInput = aFormulaInput({ name: SECRET, description: SECRET, code: `// ${SECRET}` });
 const formula = formulaCreated(formulaInput, { tenantId: TENANT, by: APP }, ID);
+const proxyFields = {
+  id: ID,
+  tenant_id: TENANT,
+  name: SECRET,
+  require_auth: true,
+  application_id: APP,
+  key_hash: SECRET,
+  sealed: { v: 1 as const, alg: 'AES-256-GCM' as const, key_ref: SECRET, iv: SECRET, ciphertext: SECRET, tag: SECRET },
+};
 const access = (data: Partial<AccessRecordedData>): AuditedEvent => ({
   type: 'AccessRecorded',
   data: { tenant_id: TENANT, entity_type: 'token', entity_id: ID, operation: 'reveal', via: 'get', created_at: AT, ...data },
@@ -122,6 +131,21 @@ const cases: Array<[string, AuditedEvent, Partial<AuditEntry>]> = [
     { entity_type: 'reactor_formula', operation: 'delete', message: 'Reactor formula deleted' },
   ],
   [
+    'ProxyCreated',
+    { type: 'ProxyCreated', data: { ...proxyFields, created_by: APP, created_at: AT } },
+    { entity_type: 'proxy', message: 'Proxy created' },
+  ],
+  [
+    'ProxyUpdated',
+    { type: 'ProxyUpdated', data: { ...proxyFields, modified_by: APP, modified_at: AT } },
+    { entity_type: 'proxy', operation: 'update', message: 'Proxy updated' },
+  ],
+  [
+    'ProxyDeleted',
+    { type: 'ProxyDeleted', data: { id: ID, tenant_id: TENANT, deleted_by: APP, deleted_at: AT } },
+    { entity_type: 'proxy', operation: 'delete', message: 'Proxy deleted' },
+  ],
+  [
     'TenantCreated',
     { type: 'TenantCreated', data: { id: TENANT, name: SECRET, created_by: APP, created_at: AT } },
     { entity_type: 'tenant', entity_id: TENANT, message: 'Tenant created' },
@@ -152,6 +176,31 @@ const cases: Array<[string, AuditedEvent, Partial<AuditEntry>]> = [
     access({ entity_type: 'reactor', entity_id: REACTOR, operation: 'invoke', via: 'react' }),
     { entity_type: 'reactor', entity_id: REACTOR, operation: 'invoke', message: 'Reactor invoked' },
   ],
+  [
+    'AccessRecorded use in a proxy',
+    access({ operation: 'use', via: 'proxy', proxy_id: REACTOR }),
+    { operation: 'use', message: `Token used by proxy ${REACTOR}` },
+  ],
+  [
+    'AccessRecorded use withheld from a proxy answer',
+    access({ operation: 'use', via: 'proxy', proxy_id: REACTOR, withheld: true }),
+    { operation: 'use', message: `Token data withheld from the answer of proxy ${REACTOR}` },
+  ],
+  [
+    'AccessRecorded use in an ephemeral proxy',
+    access({ operation: 'use', via: 'proxy' }),
+    { operation: 'use', message: 'Token used by an ephemeral proxy' },
+  ],
+  [
+    'AccessRecorded proxy invoke',
+    access({ entity_type: 'proxy', entity_id: REACTOR, operation: 'invoke', via: 'proxy' }),
+    { entity_type: 'proxy', entity_id: REACTOR, operation: 'invoke', message: 'Proxy invoked' },
+  ],
+  [
+    'AccessRecorded ephemeral proxy invoke',
+    access({ entity_type: 'proxy', entity_id: null, operation: 'invoke', via: 'proxy' }),
+    { entity_type: 'proxy', entity_id: null, operation: 'invoke', message: 'Ephemeral proxy invoked' },
+  ],
 ];
 
 describe('auditEntryOf', () => {
@@ -171,6 +220,12 @@ describe('auditEntryOf', () => {
   ] as Array<[string, Actor]>)('names %s as an operator, by its fixed name', (_name, actor) => {
     const entry = auditEntryOf({ ...cases[0][1], metadata: metadataOf(actor) });
     expect(entry).toMatchObject({ actor_type: 'operator', actor_id: actor.id });
+  });
+
+  it('names an anonymous proxy invocation as anonymous', () => {
+    const invoked = access({ entity_type: 'proxy', entity_id: REACTOR, operation: 'invoke', via: 'proxy' });
+    const entry = auditEntryOf({ ...invoked, metadata: metadataOf({ type: 'anonymous', id: 'anonymous' }) });
+    expect(entry).toMatchObject({ actor_type: 'anonymous', actor_id: 'anonymous', message: 'Proxy invoked' });
   });
 
   it('makes no entry for an official formula (it belongs to no tenant)', () => {

@@ -2,6 +2,7 @@
 // a fixed text, when. Entries take ids, counts and times from events, nothing else: never data, names, keys or key
 // hashes, masks, expressions, query values, args or configuration values, so a new field in an event cannot leak here.
 import type { ApplicationEvent } from '../applications/application.events';
+import type { ProxyEvent } from '../proxies/proxy.events';
 import type { ReactorFormulaEvent } from '../reactor-formulas/reactor-formula.events';
 import type { ReactorEvent } from '../reactors/reactor.events';
 import { eventTypesOf, type EventMetadata } from '../shared/events';
@@ -11,7 +12,7 @@ import type { TokenEvent } from '../tokens/token.events';
 import type { AccessRecordedData, AuditActorType, AuditEntityType, AuditEntry, AuditEvent, AuditOperation } from './audit';
 
 /** Every event that becomes an entry: each aggregate's writes and the access records. */
-export type AuditedEvent = TokenEvent | ApplicationEvent | ReactorEvent | ReactorFormulaEvent | TenantEvent | AuditEvent;
+export type AuditedEvent = TokenEvent | ApplicationEvent | ReactorEvent | ReactorFormulaEvent | ProxyEvent | TenantEvent | AuditEvent;
 
 /** One key per member of AuditedEvent: a new event type of any of these aggregates fails to compile until it is listed. */
 export const AUDITED_EVENT_TYPES = eventTypesOf<AuditedEvent['type']>({
@@ -28,6 +29,9 @@ export const AUDITED_EVENT_TYPES = eventTypesOf<AuditedEvent['type']>({
   ReactorFormulaCreated: true,
   ReactorFormulaUpdated: true,
   ReactorFormulaDeleted: true,
+  ProxyCreated: true,
+  ProxyUpdated: true,
+  ProxyDeleted: true,
   TenantCreated: true,
   TenantRenamed: true,
   TenantDeleted: true,
@@ -66,6 +70,9 @@ const DESCRIBE: { [T in AuditedEvent['type']]: (data: EventOf<T>['data'], metada
   ReactorFormulaUpdated: (d) => entry(d.tenant_id, 'reactor_formula', d.id, 'update', 'Reactor formula updated', d.modified_at),
   // The delete event carries no tenant: whose formula it was is the tenant the delete was made in.
   ReactorFormulaDeleted: (d, m) => entry(m.tenant_id, 'reactor_formula', d.id, 'delete', 'Reactor formula deleted', d.deleted_at),
+  ProxyCreated: (d) => entry(d.tenant_id, 'proxy', d.id, 'create', 'Proxy created', d.created_at),
+  ProxyUpdated: (d) => entry(d.tenant_id, 'proxy', d.id, 'update', 'Proxy updated', d.modified_at),
+  ProxyDeleted: (d) => entry(d.tenant_id, 'proxy', d.id, 'delete', 'Proxy deleted', d.deleted_at),
   TenantCreated: (d) => entry(d.id, 'tenant', d.id, 'create', 'Tenant created', d.created_at),
   TenantRenamed: (d) => entry(d.id, 'tenant', d.id, 'update', 'Tenant renamed', d.modified_at),
   TenantDeleted: (d) => entry(d.id, 'tenant', d.id, 'delete', 'Tenant deleted', d.deleted_at),
@@ -80,6 +87,7 @@ const REVEALED_BY: Record<AccessRecordedData['via'], string> = {
   react: 'react',
   dedupe: 'deduplication',
   update: 'update answer',
+  proxy: 'proxy',
 };
 
 /** Counts and ids only: an access record's message never says what was searched for or what was used. */
@@ -93,16 +101,22 @@ export function accessMessage(data: AccessRecordedData): string {
       return `Search returned ${count} ${count === 1 ? 'token' : 'tokens'} in plaintext`;
     }
     case 'use': {
-      const reactor = typeof data.reactor_id === 'string' && isUuid(data.reactor_id) ? `reactor ${data.reactor_id}` : 'a reactor';
-      return data.withheld === true ? `Token data withheld from the answer of ${reactor}` : `Token used by ${reactor}`;
+      const by = data.via === 'proxy' ? proxyNamed(data.proxy_id) : reactorNamed(data.reactor_id);
+      return data.withheld === true ? `Token data withheld from the answer of ${by}` : `Token used by ${by}`;
     }
     case 'invoke':
-      return 'Reactor invoked';
+      if (data.entity_type !== 'proxy') return 'Reactor invoked';
+      return data.entity_id === null ? 'Ephemeral proxy invoked' : 'Proxy invoked';
   }
 }
 
-/** Applications act as themselves; the operator's CLI and the vault's own jobs (bootstrap, expiry sweep) are the operator. */
-const actorTypeOf = (metadata: EventMetadata): AuditActorType => (metadata.actor.type === 'application' ? 'application' : 'operator');
+const reactorNamed = (id: unknown): string => (typeof id === 'string' && isUuid(id) ? `reactor ${id}` : 'a reactor');
+
+const proxyNamed = (id: unknown): string => (typeof id === 'string' && isUuid(id) ? `proxy ${id}` : 'an ephemeral proxy');
+
+/** Applications act as themselves, an anonymous proxy invocation as nobody; the operator's CLI and the vault's own jobs are the operator. */
+const actorTypeOf = (metadata: EventMetadata): AuditActorType =>
+  metadata.actor.type === 'application' || metadata.actor.type === 'anonymous' ? metadata.actor.type : 'operator';
 
 export const isAuditedEventType = (type: string): type is AuditedEvent['type'] => Object.prototype.hasOwnProperty.call(DESCRIBE, type);
 

@@ -84,8 +84,8 @@ describe('readAuditLogFilter', () => {
   });
 
   it.each([
-    [{ entity_type: 'tokens' }, 'entity_type', 'entity_type must be one of token, application, reactor, reactor_formula, tenant'],
-    [{ entity_type: 'TOKEN' }, 'entity_type', 'entity_type must be one of token, application, reactor, reactor_formula, tenant'],
+    [{ entity_type: 'tokens' }, 'entity_type', 'entity_type must be one of token, application, reactor, reactor_formula, proxy, webhook, tenant'],
+    [{ entity_type: 'TOKEN' }, 'entity_type', 'entity_type must be one of token, application, reactor, reactor_formula, proxy, webhook, tenant'],
     [{ entity_id: 'not-a-uuid' }, 'entity_id', 'entity_id must be a UUID'],
     [{ start_date: '2024-13-01' }, 'start_date', expect.stringContaining('start_date must be an ISO 8601 date')],
     [{ end_date: 'tomorrow' }, 'end_date', expect.stringContaining('end_date must be an ISO 8601 date')],

@@ -1,6 +1,6 @@
 // Events are plain data: { type, data }. Who did it, for which tenant and when travels as metadata.
 
-export type ActorType = 'application' | 'operator' | 'system';
+export type ActorType = 'application' | 'operator' | 'system' | 'anonymous';
 
 export interface Actor {
   type: ActorType;

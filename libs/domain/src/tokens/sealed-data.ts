@@ -19,10 +19,10 @@ export interface EncryptedData {
 
 /**
  * What an envelope holds: the token's data, or its evaluated mask, or its fingerprint and search hashes as the event log
- * keeps them (`index`; both sealed with the same key, bound to their purpose), or a reactor's configuration (sealed under a key of its own, `reactor:<id>`). The purpose is part of the authenticated
+ * keeps them (`index`; both sealed with the same key, bound to their purpose),, a reactor's configuration (sealed under a key of its own, `reactor:<id>`) or a proxy's secrets (`proxy:<id>`). The purpose is part of the authenticated
  * data, so an envelope of one purpose never opens as another: a sealed configuration is no token ciphertext.
  */
-export type SealPurpose = 'data' | 'mask' | 'index' | 'reactor_configuration';
+export type SealPurpose = 'data' | 'mask' | 'index' | 'reactor_configuration' | 'proxy_secrets';
 
 export interface EncryptOptions {
   /**
