@@ -15,6 +15,7 @@ export * from './proxy';
 export * from './read-model/sqlite/sqlite-formulas';
 export * from './read-model/sqlite/tokens';
 export * from './read-model/sqlite/sqlite-reactors';
+export * from './read-model/sqlite/sqlite-proxies';
 export * from './read-model/sqlite/sqlite-audit';
 export * from './read-model/sqlite/projector-lease';
 export * from './system/async-request-context';

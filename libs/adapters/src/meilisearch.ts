@@ -8,4 +8,5 @@ export * from './read-model/meilisearch/meili-directory';
 export * from './read-model/meilisearch/meili-formulas';
 export * from './read-model/meilisearch/meili-tokens';
 export * from './read-model/meilisearch/meili-reactors';
+export * from './read-model/meilisearch/meili-proxies';
 export * from './read-model/meilisearch/meili-audit';

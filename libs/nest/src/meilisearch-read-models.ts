@@ -3,12 +3,14 @@
 import {
   MeiliApplicationReadModel,
   MeiliFormulaReadModel,
+  MeiliProxyReadModel,
   MeiliReactorReadModel,
   MeiliReadModel,
   MeiliTenantReadModel,
   MeiliTokenSearchIndex,
   meiliApplicationsCollection,
   meiliFormulasCollection,
+  meiliProxiesCollection,
   meiliReactorsCollection,
   meiliTenantsCollection,
   meiliTokensCollection,
@@ -25,6 +27,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     meiliFormulasCollection,
     meiliTokensCollection,
     meiliReactorsCollection,
+    meiliProxiesCollection,
     meiliAuditCollection,
   ]);
   // Refuses a server older than MINIMUM_MEILISEARCH_VERSION (the error names both versions and reaches main(), which
@@ -38,6 +41,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     applications: new MeiliApplicationReadModel(model),
     formulas: new MeiliFormulaReadModel(model),
     reactors: new MeiliReactorReadModel(model),
+    proxies: new MeiliProxyReadModel(model),
     tokens: new MeiliTokenSearchIndex(model, searches.notify),
     audit: new MeiliAuditReadModel(model),
     onSearch: searches.add,

@@ -5,6 +5,7 @@ import type {
   FormulaReadModel,
   ProjectionStore,
   ProjectorLease,
+  ProxyReadModel,
   ReactorReadModel,
   RebuildableReadModel,
   TenantReadModel,
@@ -18,6 +19,7 @@ export interface ReadModels {
   applications: ApplicationReadModel;
   formulas: FormulaReadModel;
   reactors: ReactorReadModel;
+  proxies: ProxyReadModel;
   tokens: TokenSearchIndex;
   /** GET /logs and the audit retention sweep. */
   audit: AuditReadModel;

@@ -4,6 +4,7 @@ import {
   auditProjection,
   formulasProjection,
   ProjectionSet,
+  proxiesProjection,
   reactorsProjection,
   tenantsProjection,
   tokensProjection,
@@ -11,6 +12,7 @@ import {
 import {
   SqliteApplicationReadModel,
   SqliteFormulaReadModel,
+  SqliteProxyReadModel,
   SqliteReactorReadModel,
   SqliteReadModel,
   SqliteTenantReadModel,
@@ -19,6 +21,7 @@ import {
   applicationsTable,
   formulasTable,
   reactorsTable,
+  proxiesTable,
   tenantsTable,
   auditTable,
   SqliteAuditReadModel,
@@ -32,7 +35,7 @@ export { searchListeners };
 export type { ReadModels, SearchListener } from './read-model-set';
 
 export const allProjections = () =>
-  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, auditProjection]);
+  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, proxiesProjection, auditProjection]);
 
 export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   if (config.search !== 'embedded') {
@@ -40,7 +43,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
     return meili.openMeilisearchReadModels(config);
   }
-  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, auditTable]);
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, proxiesTable, auditTable]);
   model.removeStaleFiles();
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
@@ -55,6 +58,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     applications: new SqliteApplicationReadModel(model),
     formulas: new SqliteFormulaReadModel(model),
     reactors: new SqliteReactorReadModel(model),
+    proxies: new SqliteProxyReadModel(model),
     tokens,
     audit,
     onSwap(listener) {

@@ -49,8 +49,9 @@ const REBUILD_CACHE_KIB = 128 * 1024;
  * 4: the audit table (its projection replays every audited event a file of layout 3 never applied).
  * 5: the audit table keyed by log position (WITHOUT ROWID), the entry's fields as its columns.
  * 6: token rowids AUTOINCREMENT (the search bitmaps' document numbers) and the token_changes log.
+ * 7: the proxies table (its projection replays the proxy events a file of layout 6 never applied).
  */
-export const READ_MODEL_SCHEMA_VERSION = 6;
+export const READ_MODEL_SCHEMA_VERSION = 7;
 
 export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private db: SqliteDatabase;

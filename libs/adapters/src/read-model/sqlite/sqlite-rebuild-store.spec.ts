@@ -1,6 +1,6 @@
 // A rebuild's bulk writes produce the file the live projector's upserts produce, row for row and rowid for rowid:
-// tokens (their terms, case folding, duplicate terms, expiry), audit entries, updates and deletes of documents written
-// in earlier batches, documents re-created after a delete, and a deleted tenant's purge.
+// tokens (their terms, case folding, duplicate terms, expiry), audit entries, proxies, updates and deletes of documents
+// written in earlier batches, documents re-created after a delete, and a deleted tenant's purge.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,15 +11,17 @@ import {
   EventStore,
   EventToAppend,
   ProjectionSet,
+  proxiesProjection,
   rebuildReadModel,
   tenantsProjection,
   tokensProjection,
 } from '@vault/application';
-import type { TokenContent } from '@vault/domain';
+import { proxyStream, type ProxyCreatedData, type TokenContent } from '@vault/domain';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { auditTable } from './sqlite-audit';
 import { applicationsTable, tenantsTable } from './sqlite-directory';
 import { formulasTable } from './sqlite-formulas';
+import { proxiesTable } from './sqlite-proxies';
 import { reactorsTable } from './sqlite-reactors';
 import type { SqliteCollection } from './sqlite-collection';
 import { SqliteReadModel } from './sqlite-read-model';
@@ -28,8 +30,8 @@ import { tokensTable } from './tokens/tokens-table';
 const T1 = '7e57e57e-0000-4000-8000-000000000001';
 const T2 = '7e57e57e-0000-4000-8000-000000000002';
 const APP = 'a99a99a9-0000-4000-8000-000000000001';
-const collections = [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, auditTable];
-const projections = new ProjectionSet([tenantsProjection, tokensProjection, auditProjection]);
+const collections = [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, proxiesTable, auditTable];
+const projections = new ProjectionSet([tenantsProjection, tokensProjection, proxiesProjection, auditProjection]);
 
 let clock = Date.parse('2024-05-01T10:00:00.000Z');
 const at = () => new Date((clock += 1000)).toISOString();
@@ -94,6 +96,26 @@ const revealed = (tenant: string, n: number): Append => {
     },
   };
 };
+const proxyId = (n: number) => `c0c0c0c0-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const proxyFields = (tenant: string, n: number, name: string): Omit<ProxyCreatedData, 'created_by' | 'created_at'> => ({
+  id: proxyId(n),
+  tenant_id: tenant,
+  name,
+  require_auth: n % 2 === 0,
+  application_id: null,
+  key_hash: `${n}`.padStart(64, 'f'),
+  sealed: { v: 1, alg: 'AES-256-GCM', key_ref: `proxy:${proxyId(n)}`, iv: 'aXY=', ciphertext: `cHg${n}`, tag: 'dGFn' },
+});
+const proxy = (tenant: string, n: number, type: 'ProxyCreated' | 'ProxyUpdated' | 'ProxyDeleted', name = `Proxy ${n}`): Append => {
+  const when = at();
+  const data =
+    type === 'ProxyCreated'
+      ? { ...proxyFields(tenant, n, name), created_by: APP, created_at: when }
+      : type === 'ProxyUpdated'
+        ? { ...proxyFields(tenant, n, name), modified_by: APP, modified_at: when }
+        : { id: proxyId(n), tenant_id: tenant, deleted_by: APP, deleted_at: when };
+  return { stream: proxyStream(tenant, proxyId(n)), event: { type, data, metadata: meta(tenant, when) } };
+};
 const tenant = (id: string, type: 'TenantCreated' | 'TenantDeleted'): Append => {
   const when = at();
   const data = type === 'TenantCreated' ? { id, name: `tenant ${id.slice(-1)}`, created_by: 'cli', created_at: when } : { id, deleted_by: 'cli', deleted_at: when };
@@ -105,9 +127,11 @@ function theLog(): Append[] {
   for (let n = 1; n <= 24; n++) log.push(created(n % 6 === 0 ? T2 : T1, n));
   log.push(updated(T1, 3, { containers: ['/Moved/'], metadata: { Owner: 'Ada' }, search_hashes: ['NEW'] }));
   log.push(revealed(T1, 3), deleted(T1, 4), revealed(T1, 5));
+  log.push(proxy(T1, 1, 'ProxyCreated'), proxy(T1, 2, 'ProxyCreated'), proxy(T2, 3, 'ProxyCreated'), proxy(T1, 1, 'ProxyUpdated', 'Renamed'));
   for (let n = 25; n <= 40; n++) log.push(created(T1, n));
   log.push(updated(T1, 5, { expires_at: '2031-01-01T00:00:00.000Z' }), updated(T1, 5, { type: 'card_number' }));
-  log.push(tenant(T2, 'TenantDeleted'), created(T2, 41), revealed(T2, 6));
+  log.push(proxy(T1, 2, 'ProxyDeleted'));
+  log.push(tenant(T2, 'TenantDeleted'), created(T2, 41), revealed(T2, 6), proxy(T2, 4, 'ProxyCreated'));
   for (let n = 42; n <= 60; n++) log.push(created(T1, n), revealed(T1, n - 1));
   log.push(deleted(T1, 60));
   for (let n = 61; n <= 70; n++) log.push(created(T1, n));
@@ -174,6 +198,8 @@ describe('rebuild store (bulk inserts into a fresh file)', () => {
     const live = dump(model.path);
     expect(live.tokens.length).toBeGreaterThan(50);
     expect(live.audit.length).toBeGreaterThan(60);
+    // Proxy 1 renamed, 2 deleted, 3 with its tenant, 4 created after its tenant was deleted.
+    expect(live.proxies.map((row) => JSON.parse(row as string).proxy_id)).toEqual([proxyId(1)]);
     await rebuildReadModel(events, model, projections, () => undefined, { batch });
     expect(rebuiltFile()).not.toBe(model.path);
     expect(dump(rebuiltFile())).toEqual(live);
