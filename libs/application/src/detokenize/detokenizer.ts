@@ -40,7 +40,16 @@ export class Detokenizer {
     private readonly engine: ExpressionEngine,
   ) {}
 
-  async detokenize(caller: Caller, body: unknown, permission: 'token:read' | 'token:use'): Promise<Detokenized> {
+  /**
+   * `splices`: for a use, whether an expression spliced into a longer string shapes the data (a reactor's args, which
+   * code reads) or puts it there whole (a proxy's request, which goes to its destination as it is); see assertShapingRevealed.
+   */
+  async detokenize(
+    caller: Caller,
+    body: unknown,
+    permission: 'token:read' | 'token:use',
+    splices: 'shaping' | 'whole' = 'shaping',
+  ): Promise<Detokenized> {
     // Every expression and filter chain is read before any token is.
     const plan = planDetokenize(body, { engine: this.engine });
     const views = new Map<string, ShownToken>();
@@ -59,7 +68,7 @@ export class Detokenizer {
       }
     }
     // Before any filter runs: a filter's error must not answer for data the caller may not see either.
-    if (permission === 'token:use') assertShapingRevealed(plan, readInsight);
+    if (permission === 'token:use') assertShapingRevealed(plan, readInsight, { splices });
     const detokenized = await inTurns(detokenizeSteps(plan, views, this.engine));
     return { body: detokenized, views, least: leastInsight(readInsight.values()), flowBack };
   }

@@ -55,13 +55,20 @@ export const SHAPING_NEEDS_REVEAL_MESSAGE =
 
 /**
  * A filter chain or an expression spliced into a longer string chooses which part of the data lands where the code may
- * copy it into `raw`: allowed only on tokens the caller's token:read rule reveals. `readInsight` gives that rule's
+ * copy it into `raw`: allowed only on tokens the caller's token:read rule reveals. With `splices: 'whole'` (a proxy's
+ * request, which no code of the vault's sees once detokenized) an expression spliced into a longer string puts the whole
+ * value there, which what flows back finds as it finds a value alone: only filters are shaping then. `readInsight` gives that rule's
  * transform for a token id (`none` without one); ids it does not know (missing tokens) are left to the 400 that follows.
  * Throws one 403 naming every such path. Messages never hold the string or the data.
  */
-export const assertShapingRevealed = (plan: DetokenizePlan, readInsight: ReadonlyMap<string, UseInsight>): void => {
+export const assertShapingRevealed = (
+  plan: DetokenizePlan,
+  readInsight: ReadonlyMap<string, UseInsight>,
+  options: { splices: 'shaping' | 'whole' } = { splices: 'shaping' },
+): void => {
+  const shapes = ({ filters, whole }: DetokenizePlan['expressions'][number]) => filters !== null || (!whole && options.splices === 'shaping');
   const shaped = plan.expressions.filter(
-    ({ tokenId, filters, whole }) => (filters !== null || !whole) && readInsight.has(tokenId) && readInsight.get(tokenId) !== 'reveal',
+    (expression) => shapes(expression) && readInsight.has(expression.tokenId) && readInsight.get(expression.tokenId) !== 'reveal',
   );
   if (shaped.length === 0) return;
   const paths = [...new Set(shaped.map(({ path }) => path))];

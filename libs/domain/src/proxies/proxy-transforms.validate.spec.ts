@@ -110,21 +110,23 @@ describe('the older single-transform form', () => {
     ['both forms of one direction', { request_transform: { code: 'a' }, request_transforms: [MASK] }, {
       request_transform: ['Give request_transform or request_transforms, not both: request_transform is a one-element request_transforms of type code.'],
     }],
-    ['both forms of the response, even when they agree', { response_transform: { code: 'a' }, response_transforms: [{ type: 'code', code: 'a' }] }, {
-      response_transform: [expect.stringContaining('not both')],
-    }],
     ['a single form that is a string', { request_transform: 'return args;' }, {
       request_transform: ['request_transform must be an object { "code": "…" }, not a string.'],
     }],
     ['a single form without code', { request_transform: {} }, { 'request_transform.code': ['request_transform.code is required.'] }],
     ['a single form with code that is not a string', { response_transform: { code: 1 } }, {
-      'response_transform.code': ['response_transform.code must be a non-empty string of JavaScript, not a number.'],
+      'response_transform.code': ['response_transform.code must be a string of JavaScript, not a number.'],
     }],
     ['a single form of another type', { request_transform: { type: 'mask', code: 'a' } }, {
       'request_transform.type': ['request_transform.type is not an allowed property.'],
     }],
   ])('refuses %s', (_title, transforms, expected) => {
     expect(errorsOf(transforms)).toEqual(expected);
+  });
+
+  it('takes both forms when the single one restates the list, as a proxy read back shows them', () => {
+    const list = [{ type: 'mask', fields: ['$.a'] }, { type: 'code', code: 'a' }];
+    expect(validateProxyInput(bodyWith({ response_transform: { code: 'a' }, response_transforms: list }), context).response_transforms).toEqual(list);
   });
 });
 
@@ -142,8 +144,8 @@ describe('proxy transforms refused, on the exact path', () => {
     ['a type that is not a string', { response_transforms: [{ type: 1 }] }, { 'response_transforms[0].type': ['response_transforms[0].type must be one of code, tokenize, mask, not a number.'] }],
     ['a property of another type', { request_transforms: [{ ...CODE, fields: ['$.a'] }] }, { 'request_transforms[0].fields': ['request_transforms[0].fields is not an allowed property.'] }],
     ['code missing', { request_transforms: [MASK, { type: 'code' }] }, { 'request_transforms[1].code': ['request_transforms[1].code is required.'] }],
-    ['code that is not a string', { request_transforms: [{ type: 'code', code: ['a'] }] }, { 'request_transforms[0].code': ['request_transforms[0].code must be a non-empty string of JavaScript, not an array.'] }],
-    ['blank code', { response_transforms: [{ type: 'code', code: ' \n ' }] }, { 'response_transforms[0].code': [expect.stringContaining('response_transforms[0].code must be a non-empty string of JavaScript')] }],
+    ['code that is not a string', { request_transforms: [{ type: 'code', code: ['a'] }] }, { 'request_transforms[0].code': ['request_transforms[0].code must be a string of JavaScript, not an array.'] }],
+    ['blank code', { response_transforms: [{ type: 'code', code: ' \n ' }] }, { 'response_transforms[0].code': ['response_transforms[0].code must not be blank.'] }],
     ['code that is too long', { request_transforms: [{ type: 'code', code: 'x'.repeat(MAX_TRANSFORM_CODE_LENGTH + 1) }] }, {
       'request_transforms[0].code': [`request_transforms[0].code must be at most ${MAX_TRANSFORM_CODE_LENGTH} characters long.`],
     }],
@@ -173,7 +175,7 @@ describe('proxy transforms refused, on the exact path', () => {
       'request_transforms[0].fields[0].mask': ['request_transforms[0].fields[0].mask is not an allowed property.'],
     }],
     ['a tokenize field without token', { request_transforms: [tokenizeField({ json_path: '$.pan' })] }, {
-      'request_transforms[0].fields[0].token': [expect.stringContaining('request_transforms[0].fields[0].token must be an object with a type')],
+      'request_transforms[0].fields[0].token': ['request_transforms[0].fields[0].token is required.'],
     }],
     ['a token given as its type', { request_transforms: [tokenOf('card_number')] }, {
       'request_transforms[0].fields[0].token': ['request_transforms[0].fields[0].token must be an object with a type, not a string.'],
@@ -247,5 +249,24 @@ describe('proxy transforms refused, on the exact path', () => {
   it('never quotes the path it refuses', () => {
     const errors = errorsOf({ request_transforms: [{ type: 'mask', fields: ['$.secret_field..x'] }] });
     expect(JSON.stringify(errors)).not.toContain('secret_field');
+  });
+});
+
+describe('tokenize fields and code, read as the rest of the API reads them', () => {
+  it('takes null containers and metadata as absent, as a token body and the proxy body do', () => {
+    expect(transformsOf({ request_transforms: [tokenOf({ type: 'token', containers: null, metadata: null })] }).request_transforms).toEqual([
+      { type: 'tokenize', fields: [{ json_path: '$.pan', token: { type: 'token' } }] },
+    ]);
+  });
+
+  it('calls a missing token required, as it does a missing json_path', () => {
+    expect(errorsOf({ request_transforms: [tokenizeField({ json_path: '$.pan' })] })).toEqual({
+      'request_transforms[0].fields[0].token': ['request_transforms[0].fields[0].token is required.'],
+    });
+  });
+
+  it('does not call blank code "not a string"', () => {
+    const [message] = errorsOf({ response_transforms: [{ type: 'code', code: ' ' }] })['response_transforms[0].code'];
+    expect(message).not.toContain('not a string');
   });
 });

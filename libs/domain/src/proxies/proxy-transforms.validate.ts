@@ -34,11 +34,13 @@ export const readTransforms = (
   const one = input[single];
   const givenMany = many !== undefined && many !== null;
   const givenOne = one !== undefined && one !== null;
-  if (givenMany && givenOne) {
+  // A proxy as GET shows it carries both forms, the single one being the list's first code transform: sent back
+  // that way, the list is what counts. Forms that disagree are refused.
+  if (givenMany && givenOne && !singleRestatesList(one, many)) {
     errors.add(single, `Give ${single} or ${list}, not both: ${single} is a one-element ${list} of type code.`);
     return undefined;
   }
-  if (givenOne) {
+  if (givenOne && !givenMany) {
     if (!isJsonObject(one)) {
       errors.add(single, `${single} must be an object { "code": "…" }, not ${jsonTypeOf(one)}.`);
       return undefined;
@@ -90,11 +92,26 @@ const readTransform = (item: unknown, path: string, errors: FieldErrorCollector)
   return errorCount(errors) > problemsBefore ? undefined : transform;
 };
 
+/** Whether `single` is `{ code }` of the first code transform of `many`: what a proxy's view shows of both forms. */
+const singleRestatesList = (single: unknown, many: unknown): boolean => {
+  if (!isJsonObject(single) || !Array.isArray(many)) return false;
+  const first = many.find((item) => isJsonObject(item) && item.type === 'code');
+  return isJsonObject(first) && Object.keys(single).length === 1 && typeof single.code === 'string' && single.code === first.code;
+};
+
 const readCode = (object: JsonObject, path: string, errors: FieldErrorCollector): string | undefined => {
   const code = object.code;
   const at = `${path}.code`;
-  if (typeof code !== 'string' || code.trim() === '') {
-    errors.add(at, code === undefined ? `${at} is required.` : `${at} must be a non-empty string of JavaScript, not ${jsonTypeOf(code)}.`);
+  if (code === undefined) {
+    errors.add(at, `${at} is required.`);
+    return undefined;
+  }
+  if (typeof code !== 'string') {
+    errors.add(at, `${at} must be a string of JavaScript, not ${jsonTypeOf(code)}.`);
+    return undefined;
+  }
+  if (code.trim() === '') {
+    errors.add(at, `${at} must not be blank.`);
     return undefined;
   }
   if (code.length > MAX_TRANSFORM_CODE_LENGTH && codePointLength(code) > MAX_TRANSFORM_CODE_LENGTH) {
@@ -155,14 +172,18 @@ const readTokenizeField = (value: unknown, path: string, errors: FieldErrorColle
   else jsonPath = readJsonPath(value.json_path, `${path}.json_path`, errors);
   const tokenPath = `${path}.token`;
   const token = value.token;
+  if (token === undefined) {
+    errors.add(tokenPath, `${tokenPath} is required.`);
+    return undefined;
+  }
   if (!isJsonObject(token)) {
     errors.add(tokenPath, `${tokenPath} must be an object with a type, not ${jsonTypeOf(token)}.`);
     return undefined;
   }
   rejectUnknownProperties(token, ['type', 'containers', 'metadata'], tokenPath, errors);
   const type = readEnum(token, 'type', TOKEN_TYPES, `${tokenPath}.type`, errors);
-  const containers = token.containers === undefined ? undefined : prefixed(tokenPath, errors, (inner) => readContainers(token.containers, inner));
-  const metadata = token.metadata === undefined ? undefined : prefixed(tokenPath, errors, (inner) => mergeMetadata({}, token.metadata, inner));
+  const containers = token.containers === undefined || token.containers === null ? undefined : prefixed(tokenPath, errors, (inner) => readContainers(token.containers, inner));
+  const metadata = token.metadata === undefined || token.metadata === null ? undefined : prefixed(tokenPath, errors, (inner) => mergeMetadata({}, token.metadata, inner));
   if (errorCount(errors) > before || jsonPath === undefined || type === undefined) return undefined;
   return { json_path: jsonPath, token: { type, ...(containers ? { containers } : {}), ...(metadata ? { metadata } : {}) } };
 };

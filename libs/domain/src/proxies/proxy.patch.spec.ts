@@ -197,9 +197,15 @@ describe('proxyChange', () => {
   });
 
   it('lists the settings a patch keeps without giving them', () => {
-    expect(proxyChange(stored, stored, { configuration: { region: 'us' } })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: ['api_key'] });
-    expect(proxyChange(stored, stored, { require_auth: false })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: ['api_key', 'region'] });
-    expect(proxyChange(stored, stored, { configuration: null })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: [] });
+    const regionChanged = { ...stored, configuration: { ...stored.configuration, region: 'us' } };
+    expect(proxyChange(stored, regionChanged, { configuration: { region: 'us' } })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: ['api_key'] });
+    expect(proxyChange(stored, { ...stored, require_auth: false }, { require_auth: false })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: ['api_key', 'region'] });
+    expect(proxyChange(stored, { ...stored, configuration: {} }, { configuration: null })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: [] });
+  });
+
+  it('counts a patch that restates what is stored as no change', () => {
+    expect(proxyChange(stored, stored, { require_auth: stored.require_auth }).runChanged).toBe(false);
+    expect(proxyChange(stored, stored, { request_transforms: stored.request_transforms }).runChanged).toBe(false);
   });
 });
 
@@ -218,5 +224,22 @@ describe('assertProxyChangeAllowed', () => {
 
   it('lets a change that runs nothing new keep every secret', () => {
     expect(() => assertProxyChangeAllowed({ canRead: false, destinationChanged: false, runChanged: false, keptSettings: ['api_key'] })).not.toThrow();
+  });
+});
+
+describe('a patch that gives both forms of one direction', () => {
+  it('keeps the list when the single form beside it is null, as a PUT does', () => {
+    const patch = { request_transforms: [MASK], request_transform: null };
+    expect(validateProxyInput({ ...current, ...patch }, context).request_transforms).toEqual([MASK]);
+    expect(validateProxyInput(mergeProxyPatch(current, patch), context).request_transforms).toEqual([MASK]);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['the list first', { request_transforms: [MASK], request_transform: { code: 'return 1;' } }],
+    ['the single form first', { request_transform: { code: 'return 1;' }, request_transforms: [MASK] }],
+  ])('is refused on request_transform, as a PUT is, whatever the order: %s', (_title, patch) => {
+    expect(() => validateProxyInput(mergeProxyPatch(current, patch), context)).toThrow(
+      expect.objectContaining({ kind: 'validation', errors: { request_transform: [expect.stringContaining('not both')] } }),
+    );
   });
 });

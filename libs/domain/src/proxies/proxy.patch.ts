@@ -40,7 +40,8 @@ export const mergeProxyPatch = (current: ProxyBody, patch: unknown): Record<stri
   if (current.application === null) merged.delete('application');
   for (const property of Object.keys(patch)) {
     const value = patch[property];
-    if (property === 'request_transform' || property === 'response_transform') merged.delete(`${property}s`);
+    // The older single form replaces the list of its direction, unless the patch gives that list itself.
+    if ((property === 'request_transform' || property === 'response_transform') && !Object.hasOwn(patch, `${property}s`)) merged.delete(`${property}s`);
     const target = merged.get(property);
     if (value === null) merged.delete(property);
     else if ((property === 'configuration' || property === 'application') && isJsonObject(value) && isJsonObject(target)) {
@@ -63,8 +64,18 @@ const mergeOneLevel = (target: Record<string, unknown>, patch: Record<string, un
 export const proxyChange = (current: ValidProxy, next: ValidProxy, patch: Record<string, unknown> | null) => {
   const destinationChanged = current.destination_url !== next.destination_url;
   if (patch === null) return { destinationChanged, runChanged: false, keptSettings: [] as string[] };
-  const runChanged = RUN_PROPERTIES.some((property) => Object.hasOwn(patch, property));
+  const runChanged =
+    RUN_PROPERTIES.some((property) => Object.hasOwn(patch, property)) &&
+    (current.require_auth !== next.require_auth ||
+      JSON.stringify(current.request_transforms) !== JSON.stringify(next.request_transforms) ||
+      JSON.stringify(current.response_transforms) !== JSON.stringify(next.response_transforms) ||
+      !sameConfiguration(current.configuration, next.configuration));
   const given = isJsonObject(patch.configuration) ? Object.keys(patch.configuration) : [];
   const keptSettings = patch.configuration === null ? [] : Object.keys(current.configuration).filter((name) => !given.includes(name));
   return { destinationChanged, runChanged, keptSettings };
+};
+
+const sameConfiguration = (a: Record<string, string>, b: Record<string, string>): boolean => {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => Object.hasOwn(b, name) && a[name] === b[name]);
 };

@@ -117,7 +117,7 @@ describe('validateProxyInput rejects', () => {
     ['a null setting', aProxyBody({ configuration: { api_key: null } }), { 'configuration.api_key': ['configuration.api_key must be a string, not null.'] }],
     ['a nested setting', aProxyBody({ configuration: { api_key: { value: SECRET } } }), { 'configuration.api_key': ['configuration.api_key must be a string, not an object.'] }],
     ['a setting with an empty name', aProxyBody({ configuration: { '': 'v' } }), { 'configuration.': ['configuration names must be 1 to 200 characters long.'] }],
-    ['a setting name of 201 characters', aProxyBody({ configuration: { ['s'.repeat(201)]: 'v' } }), { [`configuration.${'s'.repeat(100)}`]: ['configuration names must be 1 to 200 characters long.'] }],
+    ['a setting name of 201 characters', aProxyBody({ configuration: { ['s'.repeat(201)]: 'v' } }), { [`configuration.${'s'.repeat(100)}…`]: ['configuration names must be 1 to 200 characters long.'] }],
     ['a setting value that is too long', aProxyBody({ configuration: { api_key: 'k'.repeat(MAX_PROXY_CONFIGURATION_VALUE_LENGTH + 1) } }), { 'configuration.api_key': [`configuration.api_key must be at most ${MAX_PROXY_CONFIGURATION_VALUE_LENGTH} characters long.`] }],
     ['too many settings', aProxyBody({ configuration: Object.fromEntries(Array.from({ length: MAX_PROXY_CONFIGURATION_ENTRIES + 1 }, (_, i) => [`s${i}`, 'v'])) }), { configuration: [`configuration must hold at most ${MAX_PROXY_CONFIGURATION_ENTRIES} settings, not ${MAX_PROXY_CONFIGURATION_ENTRIES + 1}.`] }],
     ['an application given as its id', aProxyBody({ application: PRIVATE_APP_ID }), { application: ['application must be an object { "id": "…" } or null, not a string.'] }],
@@ -177,6 +177,17 @@ describe('validateProxyInput rejects', () => {
   it('fails loudly when the handler passed the snapshot of another application', () => {
     const context = contextOf({ application: anApplication({ id: 'a7a7a7a7-0000-4000-8000-0000000000a2' }) });
     expect(() => validateProxyInput(aProxyBody({ application: { id: PRIVATE_APP_ID } }), context)).toThrow('snapshot of another application');
+  });
+});
+
+describe('configuration settings, counted and named as a user writes them', () => {
+  it(`accepts a setting of ${MAX_PROXY_CONFIGURATION_VALUE_LENGTH} emoji, as it accepts a name or code counted in code points`, () => {
+    expect(() => validateProxyInput(aProxyBody({ configuration: { api_key: '🔐'.repeat(MAX_PROXY_CONFIGURATION_VALUE_LENGTH) } }), contextOf())).not.toThrow();
+  });
+
+  it('names a bad setting whose name is valid (101 to 200 characters) by its whole name', () => {
+    const name = 's'.repeat(150);
+    expect(errorsOf(aProxyBody({ configuration: { [name]: 1 } }))).toEqual({ [`configuration.${name}`]: [`configuration.${name} must be a string, not a number.`] });
   });
 });
 

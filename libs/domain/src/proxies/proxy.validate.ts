@@ -103,14 +103,15 @@ const readConfiguration = (value: unknown, errors: FieldErrorCollector): ProxyCo
   const entries: Array<[string, string]> = [];
   for (const name of names) {
     const item = value[name];
-    const path = `configuration.${name.slice(0, 100)}`;
+    // A name too long to be one is cut in its path, marked so.
+    const path = codePointLength(name) > MAX_PROXY_CONFIGURATION_NAME_LENGTH ? `configuration.${[...name].slice(0, 100).join('')}…` : `configuration.${name}`;
     if (name.length === 0 || codePointLength(name) > MAX_PROXY_CONFIGURATION_NAME_LENGTH) {
       errors.add(path, `configuration names must be 1 to ${MAX_PROXY_CONFIGURATION_NAME_LENGTH} characters long.`);
       valid = false;
     } else if (typeof item !== 'string') {
       errors.add(path, `${path} must be a string, not ${jsonTypeOf(item)}.`);
       valid = false;
-    } else if (item.length > MAX_PROXY_CONFIGURATION_VALUE_LENGTH) {
+    } else if (item.length > MAX_PROXY_CONFIGURATION_VALUE_LENGTH && codePointLength(item) > MAX_PROXY_CONFIGURATION_VALUE_LENGTH) {
       errors.add(path, `${path} must be at most ${MAX_PROXY_CONFIGURATION_VALUE_LENGTH} characters long.`);
       valid = false;
     } else entries.push([name, item]);
