@@ -15,6 +15,8 @@ RUN groupadd --gid 10001 vault \
  && install -d -o vault -g vault -m 0700 /app/data /data
 VOLUME ["/app/data"]
 ENV NODE_ENV=production
+# Inside a container the API must listen on every interface for the published port to reach it.
+ENV HOST=0.0.0.0
 USER vault:vault
 EXPOSE 3000
 CMD ["node", "--no-node-snapshot", "dist/apps/api/src/main.js"]

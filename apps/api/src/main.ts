@@ -46,13 +46,16 @@ async function main(): Promise<void> {
       );
     });
   }
-  await app.listen(config.port);
+  // HOST: 127.0.0.1 unless the operator opens it wider (0.0.0.0 in a container, behind a TLS proxy).
+  await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // One plain line for whoever started it; the JSON lines (this one's twin included) are for the log pipeline.
-  const url = `http://localhost:${port}`;
+  const local = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host);
+  const url = `http://${local ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   process.stdout.write(`Vault API listening on ${url} (docs: ${url}/docs, metrics: ${url}/metrics, data: ${config.dataDir})\n`);
   logger.info('vault API listening', {
+    host: config.host,
     port,
     data_dir: config.dataDir,
     event_store: config.eventStore === 'embedded' ? 'embedded' : 'eventstoredb',

@@ -103,6 +103,9 @@ export * from './proxies/delete-proxy';
 export * from './proxies/get-proxy';
 export * from './proxies/list-proxies';
 export { proxyKeyId } from './proxies/sealing/proxy-secrets';
+export * from './proxies/invoke/invoke-proxy';
+export { ProxyTargets, NO_USABLE_PROXY } from './proxies/invoke/proxy-target';
+export { TRANSFORM_FAILED } from './proxies/invoke/proxy-transformer';
 export * from './ports/proxy-egress';
 
 // Audit

@@ -4,6 +4,8 @@ import { AllowedHosts, reactorChildUser, type ReactorChildUser, ReactorUserError
 
 export interface VaultConfig {
   port: number;
+  /** HOST: the address the API listens on (default 127.0.0.1: this machine only; 0.0.0.0 for every interface). */
+  host: string;
   dataDir: string;
   /** 'embedded' or an EventStoreDB connection string. */
   eventStore: string;
@@ -39,6 +41,10 @@ export interface VaultConfig {
    * mask, fingerprint expression and search indexes share one).
    */
   expressionBudgetMs: number;
+  /** VAULT_PROXY_ALLOWED_HOSTS: `host[:port]` entries proxies may send to; empty: no proxying. */
+  proxyAllowedHosts: string[];
+  /** VAULT_PROXY_TIMEOUT_MS: how long a proxy's destination has to answer in whole (else 504). */
+  proxyTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new ConfigError('VAULT_LOG_LEVEL must be debug, info, warn or error');
   return {
     port: int('PORT', 3000, 0),
+    host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.VAULT_DATA_DIR || './data'),
     eventStore: env.VAULT_EVENT_STORE || 'embedded',
     search: env.VAULT_SEARCH || 'embedded',
@@ -75,11 +82,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     // isolated-vm refuses an isolate heap under 8 MB.
     reactorMemoryMb: int('VAULT_REACTOR_MEMORY_MB', 64, 8),
     reactorConcurrency: int('VAULT_REACTOR_CONCURRENCY', 4, 1),
-    reactorAllowedHosts: allowedHosts(env),
+    reactorAllowedHosts: allowedHosts(env, 'VAULT_REACTOR_ALLOWED_HOSTS'),
     reactorUser: reactorUser(env),
     auditAccessRecords: auditAccessRecords(env),
     auditRetentionDays: auditRetentionDays(env),
     expressionBudgetMs: int('VAULT_EXPRESSION_BUDGET_MS', 30, 1),
+    proxyAllowedHosts: allowedHosts(env, 'VAULT_PROXY_ALLOWED_HOSTS'),
+    proxyTimeoutMs: int('VAULT_PROXY_TIMEOUT_MS', 25000, 1),
   };
 }
 
@@ -103,14 +112,14 @@ function syncMode(env: NodeJS.ProcessEnv): VaultConfig['sync'] {
   return value;
 }
 
-/** VAULT_REACTOR_ALLOWED_HOSTS: comma-separated `host[:port]`, checked by the parser the sandbox's fetch uses. */
-function allowedHosts(env: NodeJS.ProcessEnv): string[] {
-  const entries = (env.VAULT_REACTOR_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+/** VAULT_REACTOR_ALLOWED_HOSTS or VAULT_PROXY_ALLOWED_HOSTS: comma-separated `host[:port]`, checked by the one parser. */
+function allowedHosts(env: NodeJS.ProcessEnv, name: 'VAULT_REACTOR_ALLOWED_HOSTS' | 'VAULT_PROXY_ALLOWED_HOSTS'): string[] {
+  const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   try {
     AllowedHosts.parse(entries);
   } catch (error) {
     // The parser's message quotes the entry: it is the operator's own setting, not a secret.
-    throw new ConfigError(`VAULT_REACTOR_ALLOWED_HOSTS: ${(error as Error).message}`);
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
   }
   return entries;
 }

@@ -15,6 +15,8 @@ export const EXPRESSION_ENGINE = Symbol('ExpressionEngine');
 export const FORMULA_CODE_CHECKER = Symbol('FormulaCodeChecker');
 /** Runs reactor code in the sandbox under the VAULT_REACTOR_* limits (port: ReactorRuntime). */
 export const REACTOR_RUNTIME = Symbol('ReactorRuntime');
+/** Sends proxied requests to their destinations (port: ProxyEgress). */
+export const PROXY_EGRESS = Symbol('ProxyEgress');
 /** The read models behind their ports (ReadModels in read-models.ts). */
 export const READ_MODELS = Symbol('ReadModels');
 /** The validated configuration (VaultConfig). */

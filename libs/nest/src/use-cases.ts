@@ -84,9 +84,24 @@ import {
   VaultQuery,
   ListAuditLogHandler,
   ListAuditLogQuery,
+  CreateProxyCommand,
+  CreateProxyHandler,
+  UpdateProxyCommand,
+  UpdateProxyHandler,
+  PatchProxyCommand,
+  PatchProxyHandler,
+  DeleteProxyCommand,
+  DeleteProxyHandler,
+  GetProxyQuery,
+  GetProxyHandler,
+  ListProxiesQuery,
+  ListProxiesHandler,
+  InvokeProxyCommand,
+  InvokeProxyHandler,
+  ProxyTargets,
 } from '@vault/application';
-import type { ExpressionEngine } from '@vault/domain';
-import type { FormulaCodeChecker, ReactorRuntime, TenantKeys, TokenCrypto } from '@vault/application';
+import type { DestinationHosts, ExpressionEngine } from '@vault/domain';
+import type { FormulaCodeChecker, ProxyEgress, ReactorRuntime, TenantKeys, TokenCrypto } from '@vault/application';
 import { USE_CASE_PORTS } from './di-tokens';
 import type { ReadModels } from './read-models';
 
@@ -111,6 +126,9 @@ export interface UseCasePorts {
   accessLog: AccessLog;
   /** Destroyed by a tenant's deletion. */
   tenantKeys: TenantKeys;
+  /** Where proxies may send (VAULT_PROXY_ALLOWED_HOSTS), and how. */
+  proxyHosts: DestinationHosts;
+  proxyEgress: ProxyEgress;
 }
 
 type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
@@ -178,6 +196,29 @@ export const useCaseProviders: Provider[] = [
     ReactCommand,
     ReactHandler,
     (p) => new ReactHandler(p.events, p.readModels.applications, p.crypto, detokenizer(p), tokenizeRequests(p), p.reactorRuntime, p.accessLog),
+  ),
+  // Proxies
+  useCase(CreateProxyCommand, CreateProxyHandler, (p) => new CreateProxyHandler(p.runner, p.events, p.crypto, p.checker, p.ids, p.keys, p.proxyHosts)),
+  useCase(UpdateProxyCommand, UpdateProxyHandler, (p) => new UpdateProxyHandler(p.runner, p.events, p.crypto, p.checker, p.proxyHosts)),
+  useCase(PatchProxyCommand, PatchProxyHandler, (p) => new PatchProxyHandler(p.runner, p.events, p.crypto, p.checker, p.proxyHosts)),
+  useCase(DeleteProxyCommand, DeleteProxyHandler, (p) => new DeleteProxyHandler(p.runner, p.shredding)),
+  useCase(GetProxyQuery, GetProxyHandler, (p) => new GetProxyHandler(p.readModels.proxies, p.crypto)),
+  useCase(ListProxiesQuery, ListProxiesHandler, (p) => new ListProxiesHandler(p.readModels.proxies, p.crypto)),
+  useCase(
+    InvokeProxyCommand,
+    InvokeProxyHandler,
+    (p) =>
+      new InvokeProxyHandler(
+        new ProxyTargets(p.readModels.proxies, p.crypto, p.keys, p.proxyHosts),
+        p.readModels.applications,
+        detokenizer(p),
+        tokenizeRequests(p),
+        p.reactorRuntime,
+        p.engine,
+        p.proxyEgress,
+        p.accessLog,
+        p.clock,
+      ),
   ),
   // Audit log
   useCase(ListAuditLogQuery, ListAuditLogHandler, (p) => new ListAuditLogHandler(p.readModels.audit)),

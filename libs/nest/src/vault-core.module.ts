@@ -21,6 +21,8 @@ import {
   apiKeys,
   ChildProcessCodeChecker,
   ChildProcessReactorRuntime,
+  AllowedHosts,
+  HttpProxyEgress,
   KeyShreddingStore,
   LiquidExpressionEngine,
   loadMasterKey,
@@ -28,8 +30,8 @@ import {
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, FORMULA_STREAM_PREFIX, TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, TENANT_STREAM_PREFIX } from '@vault/domain';
-import type { FormulaCodeChecker, TokenCrypto, TenantKeys, ReactorRuntime } from '@vault/application';
+import { ExpressionEngine, FORMULA_STREAM_PREFIX, PROXY_STREAM_PREFIX, TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, TENANT_STREAM_PREFIX } from '@vault/domain';
+import type { FormulaCodeChecker, ProxyEgress, TokenCrypto, TenantKeys, ReactorRuntime } from '@vault/application';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore, openRawEventStore } from './event-store';
 import { JsonLogger } from './json-logger';
@@ -52,6 +54,7 @@ import {
   TENANT_KEYS,
   USE_CASE_PORTS,
   VAULT_CONFIG,
+  PROXY_EGRESS,
 } from './di-tokens';
 import './request-context';
 import { useCaseProviders, UseCasePorts, VaultBus } from './use-cases';
@@ -69,6 +72,7 @@ class Shutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
     @Inject(KEY_STORE_HANDLE) private readonly keys: SqliteKeyStore,
     @Inject(REACTOR_RUNTIME) private readonly reactors: ChildProcessReactorRuntime,
     @Inject(ACCESS_LOG) private readonly accessLog: AccessLog,
+    @Inject(PROXY_EGRESS) private readonly egress: HttpProxyEgress,
   ) {}
 
   /** Before the HTTP server closes: queued and new reactor runs answer busy (503); runs under way go on to their end. */
@@ -79,6 +83,7 @@ class Shutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     // First: runs still going end as busy (503) rather than against closed stores.
     await this.reactors.close();
+    this.egress.close();
     await this.projector?.stop();
     await this.shredder?.stop();
     // Access records already queued are written before the event log closes.
@@ -203,7 +208,7 @@ export class VaultCoreModule {
                 error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
               },
               systemClock,
-              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, FORMULA_STREAM_PREFIX, TENANT_STREAM_PREFIX],
+              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, FORMULA_STREAM_PREFIX, PROXY_STREAM_PREFIX, TENANT_STREAM_PREFIX],
             );
             await shredder.start();
             return shredder;
@@ -222,6 +227,8 @@ export class VaultCoreModule {
                 })
               : disabledAccessLog,
         },
+        // Proxied requests, over keep-alive connections of their own, under VAULT_PROXY_TIMEOUT_MS and the 1 MiB answer cap.
+        { provide: PROXY_EGRESS, useFactory: () => new HttpProxyEgress({ timeoutMs: config.proxyTimeoutMs, maxResponseBytes: 1024 * 1024 }) },
         {
           provide: USE_CASE_PORTS,
           inject: [
@@ -236,6 +243,7 @@ export class VaultCoreModule {
             REACTOR_RUNTIME,
             ACCESS_LOG,
             TENANT_KEYS,
+            PROXY_EGRESS,
           ],
           useFactory: (
             runner: CommandRunner,
@@ -249,6 +257,7 @@ export class VaultCoreModule {
             reactorRuntime: ReactorRuntime,
             accessLog: AccessLog,
             tenantKeys: TenantKeys,
+            proxyEgress: ProxyEgress,
           ): UseCasePorts => ({
             runner,
             events,
@@ -266,6 +275,8 @@ export class VaultCoreModule {
             reactorRuntime,
             accessLog,
             tenantKeys,
+            proxyEgress,
+            proxyHosts: AllowedHosts.parse(config.proxyAllowedHosts),
           }),
         },
         ...useCaseProviders,

@@ -14,6 +14,8 @@ const STATUS: Record<DomainErrorKind, number> = {
   too_large: 413,
   unprocessable: 422,
   unavailable: 503,
+  bad_gateway: 502,
+  gateway_timeout: 504,
 };
 
 /**

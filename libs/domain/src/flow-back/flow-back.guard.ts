@@ -86,6 +86,17 @@ export class FlowBackGuard {
   }
 
   /**
+   * A body of any type: as UTF-8 text when it decodes as such, else each byte as one character (the values looked for
+   * are text, and found among bytes that way). The same bytes come back when nothing was replaced.
+   */
+  *bytes(body: Uint8Array): Steps<Uint8Array> {
+    if (this.isEmpty || body.length === 0) return body;
+    const { text, utf8 } = textOfBytes(body);
+    const guarded = yield* this.text(text);
+    return guarded === text ? body : bytesOfText(guarded, utf8);
+  }
+
+  /**
    * A JSON answer: every string and key checked, and every number and boolean by its string form (one that held a value
    * becomes the text it reads as once replaced). Returns a new value; `value` is left as it was.
    */

@@ -8,7 +8,9 @@ export type DomainErrorKind =
   | 'conflict' // 409
   | 'too_large' // 413: the change is larger than the event store takes in one write
   | 'unprocessable' // 422
-  | 'unavailable'; // 503: try again after `retryAfterSeconds` (a full reactor queue)
+  | 'unavailable' // 503: try again after `retryAfterSeconds` (a full reactor queue)
+  | 'bad_gateway' // 502: a proxy's destination could not be reached or answered too much
+  | 'gateway_timeout'; // 504: a proxy's destination did not answer in time
 
 /** Field path (dotted, with [i] for array items, e.g. `request_parameters[2].name`) to messages. */
 export type FieldErrors = Record<string, string[]>;

@@ -112,3 +112,23 @@ export const selectJsonPath = (value: unknown, steps: readonly JsonPathStep[]): 
   }
   return current === undefined ? null : current;
 };
+
+/**
+ * Replaces the value the steps find (through own properties and array items only) by what `replace` makes of it, in
+ * place. Returns false, changing nothing, when the steps find nothing or point at the root.
+ */
+export const replaceAtJsonPath = (root: unknown, steps: readonly JsonPathStep[], replace: (value: unknown) => unknown): boolean => {
+  if (steps.length === 0) return false;
+  const parent = selectJsonPath(root, steps.slice(0, -1));
+  const last = steps[steps.length - 1];
+  if ('index' in last) {
+    if (!Array.isArray(parent)) return false;
+    const index = last.index < 0 ? parent.length + last.index : last.index;
+    if (index < 0 || index >= parent.length) return false;
+    parent[index] = replace(parent[index]);
+    return true;
+  }
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent) || !Object.hasOwn(parent, last.key)) return false;
+  Object.defineProperty(parent, last.key, { value: replace((parent as Record<string, unknown>)[last.key]), enumerable: true, writable: true, configurable: true });
+  return true;
+};

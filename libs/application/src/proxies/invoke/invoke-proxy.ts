@@ -1,0 +1,212 @@
+// ANY /proxy: a request sent on to its destination (a proxy's, or an ephemeral SVC-PROXY-URL) with its request
+// transforms applied, then token data put in for the caller's detokenization expressions (token:use), and the answer
+// sent back after the response transforms and what flows back. Bodies, headers and answers are never logged.
+import { DomainError, FlowBackGuard, FlowBackUncheckableError, type ExpressionEngine, type FlowBackSource } from '@vault/domain';
+import { recordAccess, type Access } from '../../audit/record-access';
+import { principalOf } from '../../authentication/authenticator';
+import type { Detokenizer } from '../../detokenize/detokenizer';
+import type { AccessLog } from '../../ports/access-log';
+import type { EgressAnswer, HeaderLines, ProxyEgress } from '../../ports/proxy-egress';
+import type { ReactorRuntime } from '../../ports/reactor-runtime';
+import type { ApplicationReadModel } from '../../ports/read-models';
+import type { Clock } from '../../ports/system';
+import { inTurns } from '../../shared/turns';
+import { VaultCommand, type Caller, type UseCaseHandler } from '../../shared/use-case';
+import type { TokenizeRequests } from '../../tokenize/tokenize-requests';
+import { bodyOf, readableBody, type ProxyMessage } from './proxy-message';
+import type { ProxyTargets, ProxyTarget } from './proxy-target';
+import { ProxyTransformer, type Direction } from './proxy-transformer';
+
+export interface ProxyInvocation {
+  /** GET, POST, PUT, PATCH or DELETE. */
+  method: string;
+  /** What follows `/proxy` in the request's path, as received ('' for none). */
+  path: string;
+  /** The query as received, without `?` and without the svc-proxy-key parameter ('' for none). */
+  query: string;
+  /** The request's headers, less the vault's own, hop-by-hop ones, `host` and `content-length`. */
+  headers: HeaderLines;
+  body: Buffer | null;
+  proxyKey: string | null;
+  proxyUrl: string | null;
+}
+
+export interface ProxyAnswer {
+  status: number;
+  headers: HeaderLines;
+  body: Buffer;
+  /** How long the destination took to answer, in ms. */
+  destinationMs: number;
+}
+
+export class InvokeProxyCommand extends VaultCommand<ProxyAnswer> {
+  constructor(
+    /** null: no SVC-API-KEY (only a proxy with require_auth false may be invoked so). */
+    readonly caller: Caller | null,
+    readonly invocation: ProxyInvocation,
+  ) {
+    super();
+  }
+}
+
+export const UNCHECKABLE_PROXY_ANSWER =
+  "The destination's answer could not be checked for token data within the bounds of one request; it is withheld.";
+
+const ANONYMOUS = { type: 'anonymous', id: 'anonymous' } as const;
+
+export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
+  private readonly transformer: ProxyTransformer;
+
+  constructor(
+    private readonly targets: ProxyTargets,
+    private readonly applications: ApplicationReadModel,
+    private readonly detokenizer: Detokenizer,
+    tokenizer: TokenizeRequests,
+    runtime: ReactorRuntime,
+    engine: ExpressionEngine,
+    private readonly egress: ProxyEgress,
+    private readonly access: AccessLog,
+    private readonly clock: Clock,
+  ) {
+    this.transformer = new ProxyTransformer(runtime, tokenizer, engine);
+  }
+
+  async execute({ caller, invocation }: InvokeProxyCommand): Promise<ProxyAnswer> {
+    const target = await this.targets.resolve(caller, invocation);
+    const secrets = target.secrets;
+    const guard = { current: FlowBackGuard.of([]) };
+    const transforming = (direction: Direction) => ({
+      direction,
+      tenantId: target.tenantId,
+      configuration: secrets?.configuration ?? {},
+      method: invocation.method,
+      path: invocation.path,
+      query: invocation.query,
+      tokenizingAs: () => this.tokenizingAs(target),
+      guardMessage: (message: string) => this.guarded(() => inTurns(guard.current.text(message))),
+    });
+
+    // Before detokenization: no code of the proxy ever sees token data the caller put in by expression.
+    let message: ProxyMessage = { headers: invocation.headers, body: invocation.body };
+    if (secrets !== null) message = await this.transformer.apply(secrets.request_transforms, message, transforming('request'));
+
+    const used: string[] = [];
+    if (caller !== null) {
+      const detokenized = await this.detokenize(caller, message);
+      message = detokenized.message;
+      used.push(...detokenized.used);
+      guard.current = FlowBackGuard.of(detokenized.flowBack);
+    }
+
+    // Durable before anything is sent: a crash or a hung destination still leaves who used which token.
+    await this.record(caller, target, [
+      ...used.map((tokenId): Access => ({ entity_type: 'token', entity_id: tokenId, operation: 'use', via: 'proxy', ...proxyIdOf(target) })),
+      { entity_type: 'proxy', entity_id: target.proxy?.id ?? null, operation: 'invoke', via: 'proxy' },
+    ]);
+
+    const started = this.clock.now().getTime();
+    const answer = await this.egress.send({ url: target.url, method: invocation.method, headers: message.headers, body: message.body });
+    const destinationMs = this.clock.now().getTime() - started;
+    if (answer.failed !== null) throw egressFailure(answer);
+
+    let response: ProxyMessage = { headers: answer.headers, body: answer.body };
+    if (secrets !== null) response = await this.transformer.apply(secrets.response_transforms, response, transforming('response'));
+
+    const body = await this.guarded(() => inTurns(guard.current.bytes(response.body ?? Buffer.alloc(0))));
+    const headers = await this.guarded(() => inTurns(guard.current.headers(response.headers)));
+    const withheld = guard.current.replacedTokenIds();
+    if (withheld.length > 0) {
+      await this.record(
+        caller,
+        target,
+        withheld.map((tokenId): Access => ({ entity_type: 'token', entity_id: tokenId, operation: 'use', via: 'proxy', withheld: true, ...proxyIdOf(target) })),
+      );
+    }
+    return { status: answer.status, headers, body: Buffer.from(body), destinationMs };
+  }
+
+  /**
+   * The caller's detokenization expressions in the body (JSON or text) and header values, each needing its token:use
+   * rule. An expression spliced into a longer string puts the whole value there; a filter shapes the data, and needs
+   * a token:read rule that reveals the token. Nothing is read when nothing holds `{{`.
+   */
+  private async detokenize(caller: Caller, message: ProxyMessage): Promise<{ message: ProxyMessage; used: string[]; flowBack: FlowBackSource[] }> {
+    const read = readableBody(message);
+    const bodyHas = read !== null && (read.kind === 'text' ? read.value.includes('{{') : JSON.stringify(read.value).includes('{{'));
+    const headerLines = message.headers.map((_line, i) => i).filter((i) => message.headers[i][1].includes('{{'));
+    if (!bodyHas && headerLines.length === 0) return { message, used: [], flowBack: [] };
+
+    const headers: Record<string, string | string[]> = {};
+    for (const i of headerLines) {
+      const [name, value] = message.headers[i];
+      const existing = headers[name];
+      headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+    }
+    const input: Record<string, unknown> = {};
+    if (bodyHas) input.body = read!.value;
+    if (headerLines.length > 0) input.headers = headers;
+    const { body: output, views, flowBack } = await this.detokenizer.detokenize(caller, input, 'token:use', 'whole');
+    const out = output as { body?: unknown; headers?: Record<string, string | string[]> };
+
+    const lines: HeaderLines = message.headers.map(([name, value]) => [name, value]);
+    const taken = new Map<string, number>();
+    for (const i of headerLines) {
+      const name = lines[i][0];
+      const detokenized = out.headers![name];
+      const k = taken.get(name) ?? 0;
+      taken.set(name, k + 1);
+      const value = Array.isArray(detokenized) ? detokenized[k] : detokenized;
+      lines[i] = [name, typeof value === 'string' ? value : JSON.stringify(value)];
+    }
+    const body = bodyHas ? bodyOf({ kind: read!.kind, value: read!.kind === 'text' ? stringOf(out.body) : out.body }) : message.body;
+    return { message: { headers: lines, body }, used: [...views.keys()], flowBack };
+  }
+
+  /** The proxy's application as a caller (its rules as at authentication): who a tokenize transform creates tokens as. */
+  private async tokenizingAs(target: ProxyTarget): Promise<Caller> {
+    const applicationId = target.proxy?.application_id ?? null;
+    const app = applicationId === null ? null : await this.applications.get(target.tenantId, applicationId);
+    const now = this.clock.now();
+    if (!app || (app.expires_at !== null && Date.parse(app.expires_at) <= now.getTime())) {
+      throw new DomainError('unprocessable', "The proxy's application no longer exists or has expired.", {
+        application: ["The proxy's application no longer exists or has expired; update the proxy's application."],
+      });
+    }
+    return { principal: principalOf(app), now, requestId: 'proxy' };
+  }
+
+  private async record(caller: Caller | null, target: ProxyTarget, accesses: Access[]): Promise<void> {
+    if (caller !== null) return recordAccess(this.access, caller, accesses);
+    const created_at = this.clock.now().toISOString();
+    return this.access.record(
+      accesses.map((access) => ({ tenant_id: target.tenantId, ...access, created_at })),
+      ANONYMOUS,
+    );
+  }
+
+  /** An answer too costly to check is withheld whole (502), never sent unchecked. */
+  private async guarded<T>(check: () => Promise<T>): Promise<T> {
+    try {
+      return await check();
+    } catch (error) {
+      if (error instanceof FlowBackUncheckableError) throw new DomainError('bad_gateway', UNCHECKABLE_PROXY_ANSWER);
+      throw error;
+    }
+  }
+}
+
+const proxyIdOf = (target: ProxyTarget): { proxy_id?: string } => (target.proxy === null ? {} : { proxy_id: target.proxy.id });
+
+const stringOf = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+const egressFailure = (answer: Exclude<EgressAnswer, { failed: null }>): DomainError => {
+  switch (answer.failed) {
+    case 'timeout':
+      return new DomainError('gateway_timeout', 'The destination did not answer within VAULT_PROXY_TIMEOUT_MS.');
+    case 'too_large':
+      return new DomainError('bad_gateway', "The destination's answer is larger than 1 MiB.");
+    case 'unreachable':
+      return new DomainError('bad_gateway', 'The destination could not be reached, or its answer was not valid HTTP.');
+  }
+};
+
