@@ -18,6 +18,8 @@ import { ReactorsController } from './reactors/reactors.controller';
 import { AuditLogController } from './audit/audit-log.controller';
 import { AuditRetentionSweeper } from './audit/audit-retention-sweeper';
 import { TenantsController } from './tenants/tenants.controller';
+import { ProxiesController } from './proxies/proxies.controller';
+import { ProxyInvocationController } from './proxies/proxy-invocation.controller';
 import { CallerLivenessInterceptor } from './http/caller-liveness.interceptor';
 
 export function appModule(config: VaultConfig) {
@@ -36,6 +38,8 @@ export function appModule(config: VaultConfig) {
       ReactorsController,
       AuditLogController,
       TenantsController,
+      ProxiesController,
+      ProxyInvocationController,
     ],
     providers: [
       ExpirySweeper,

@@ -7,6 +7,7 @@ import { BootstrapTenantCommand } from '@vault/application';
 import { JsonLogger, LOGGER, VaultBus, VaultConfig, VaultMetrics } from '@vault/nest';
 import { appModule } from './app.module';
 import { jsonBodies } from './http/body-parsing';
+import { proxyBodies } from './proxies/proxy-bodies';
 import { requestContext } from './http/request-context.middleware';
 import { openApiDocument } from './openapi.document';
 
@@ -22,6 +23,8 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(app.get<JsonLogger>(LOGGER), app.get(VaultMetrics)));
+  // Proxy invocations carry bodies of any type, read as bytes; every other route takes JSON.
+  app.use(proxyBodies);
   app.use(jsonBodies);
   SwaggerModule.setup('docs', app, openApiDocument(), { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
   // Initialised here, not by listen(): the bootstrap goes through the command bus, whose handlers register on init.

@@ -45,6 +45,8 @@ export interface VaultConfig {
   proxyAllowedHosts: string[];
   /** VAULT_PROXY_TIMEOUT_MS: how long a proxy's destination has to answer in whole (else 504). */
   proxyTimeoutMs: number;
+  /** VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND: invocations without an API key allowed per proxy key and client address. */
+  proxyAnonymousRatePerSecond: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     expressionBudgetMs: int('VAULT_EXPRESSION_BUDGET_MS', 30, 1),
     proxyAllowedHosts: allowedHosts(env, 'VAULT_PROXY_ALLOWED_HOSTS'),
     proxyTimeoutMs: int('VAULT_PROXY_TIMEOUT_MS', 25000, 1),
+    proxyAnonymousRatePerSecond: int('VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND', 20, 1),
   };
 }
 

@@ -51,6 +51,18 @@ export class VaultMetrics {
     help: 'Requests refused with 429 because their API key ran out of its rate limit.',
     registers: [this.registry],
   });
+  private readonly proxyInvocations = new Counter({
+    name: 'vault_proxy_invocations_total',
+    help: 'Proxy invocations by the status of the answer (the destination\'s, or the vault\'s own for a refused or failed one) and by whether the vault answered itself.',
+    labelNames: ['status', 'vault_error'] as const,
+    registers: [this.registry],
+  });
+  private readonly proxyDestinationSeconds = new Histogram({
+    name: 'vault_proxy_destination_duration_seconds',
+    help: 'How long proxy destinations took to answer, from sending the request to its whole answer.',
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
   private tokenCounts: { at: number; counts: Promise<Record<string, number>> } | null = null;
 
   constructor(private readonly sources: MetricsSources) {
@@ -120,6 +132,12 @@ export class VaultMetrics {
 
   rateLimited(): void {
     this.rateLimitedRequests.inc();
+  }
+
+  /** One proxy invocation answered; `destinationSeconds` null when it never reached its destination. */
+  proxyInvoked(status: number, vaultError: boolean, destinationSeconds: number | null): void {
+    this.proxyInvocations.inc({ status: String(status), vault_error: String(vaultError) });
+    if (destinationSeconds !== null) this.proxyDestinationSeconds.observe(destinationSeconds);
   }
 
   private readTokenCounts(): Promise<Record<string, number>> {

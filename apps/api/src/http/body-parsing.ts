@@ -2,6 +2,7 @@
 // than 64 deep, or a non-object (but on the tokenize and detokenize paths, which take any JSON value). Nothing after
 // this middleware sees a body that could overflow a recursive walker.
 import { NextFunction, raw, Request, Response } from 'express';
+import { isProxyPath } from '../proxies/proxy-bodies';
 import { readJsonText } from './json-text';
 import { problem } from './problem';
 
@@ -40,7 +41,8 @@ const unreadable = (req: Request): string => {
 };
 
 export function jsonBodies(req: Request, res: Response, next: NextFunction): void {
-  if (!hasBody(req)) return next();
+  // Read before, as bytes of any type (proxies/proxy-bodies.ts).
+  if (!hasBody(req) || isProxyPath(req)) return next();
   const [mediaType, ...parameters] = (req.headers['content-type'] ?? '').split(';').map((part) => part.trim().toLowerCase());
   const allowed = req.method === 'PATCH' ? ['application/merge-patch+json', 'application/json'] : ['application/json'];
   if (!allowed.includes(mediaType)) {

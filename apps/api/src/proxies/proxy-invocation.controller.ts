@@ -1,0 +1,182 @@
+// ANY /proxy[/<path>]: the proxy an SVC-PROXY-KEY names (header or svc-proxy-key query parameter), or the destination of
+// an SVC-PROXY-URL, invoked with the request as it came, less the vault's own and hop-by-hop headers. The destination's
+// answer goes back as it came out of the use case; every answer the vault makes itself carries SVC-PROXY-ERROR: true.
+import { All, Controller, HttpException, Inject, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Authenticator, Caller, currentRequestContext, InvokeProxyCommand, type ProxyInvocation, type TenantKeys } from '@vault/application';
+import { DomainError, tenantDeletedError } from '@vault/domain';
+import { createHash } from 'node:crypto';
+import { TENANT_KEYS, VAULT_CONFIG, VaultBus, VaultConfig, VaultMetrics } from '@vault/nest';
+import { Public, RATE_LIMITED } from '../http/access.decorators';
+import { problem } from '../http/problem';
+import { RateLimiter } from '../http/rate-limiter';
+import { PROXY_ERROR_HEADER } from './proxy-bodies';
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Never forwarded: the vault's own headers, hop-by-hop ones, and what the vault sets itself for the body it sends. */
+const NOT_FORWARDED = new Set([
+  'svc-api-key',
+  'svc-proxy-key',
+  'svc-proxy-url',
+  'host',
+  'content-length',
+  'content-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
+
+const PROXY_KEY_PARAMETER = 'svc-proxy-key';
+
+@ApiExcludeController()
+@Controller('proxy')
+export class ProxyInvocationController {
+  private readonly callers: RateLimiter;
+  private readonly anonymous: RateLimiter;
+
+  constructor(
+    private readonly bus: VaultBus,
+    private readonly authenticator: Authenticator,
+    private readonly metrics: VaultMetrics,
+    @Inject(VAULT_CONFIG) config: VaultConfig,
+    @Inject(TENANT_KEYS) private readonly tenantKeys: TenantKeys,
+  ) {
+    this.callers = new RateLimiter(config.rateLimitPerSecond);
+    this.anonymous = new RateLimiter(config.proxyAnonymousRatePerSecond);
+  }
+
+  @All(['', '*path'])
+  @Public()
+  async invoke(@Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader(PROXY_ERROR_HEADER, 'true');
+    try {
+      const method = req.method.toUpperCase();
+      if (!METHODS.has(method)) {
+        res.setHeader('Allow', [...METHODS].join(', '));
+        throw new HttpException(problem(405, `A proxy is invoked with ${[...METHODS].join(', ')}.`), 405);
+      }
+      const { path, query, keyInQuery } = splitUrl(req.originalUrl);
+      const proxyKey = single(req.headers['svc-proxy-key']) ?? keyInQuery;
+      const proxyUrl = single(req.headers['svc-proxy-url']);
+      const caller = await this.caller(req, proxyKey);
+      const invocation: ProxyInvocation = {
+        method,
+        path,
+        query,
+        headers: forwardedHeaders(req.rawHeaders),
+        body: Buffer.isBuffer(req.body) ? req.body : null,
+        proxyKey,
+        proxyUrl,
+      };
+      const answer = await this.bus.execute(new InvokeProxyCommand(caller, invocation));
+      // Revocation is immediate: a caller whose key stopped being valid while this ran gets the 401 a new request would.
+      if (caller !== null) await this.assertStillAuthenticated(req, caller);
+      res.removeHeader(PROXY_ERROR_HEADER);
+      res.status(answer.status);
+      // Node's own setHeader: Express's would add a charset to a Content-Type the destination sent without one.
+      const grouped = new Map<string, string[]>();
+      for (const [name, value] of answer.headers) grouped.set(name, [...(grouped.get(name) ?? []), value]);
+      for (const [name, values] of grouped) res.setHeader(name, values.length === 1 ? values[0] : values);
+      res.setHeader('content-length', answer.body.length);
+      res.end(answer.body);
+      this.metrics.proxyInvoked(answer.status, false, answer.destinationMs / 1000);
+    } catch (error) {
+      this.metrics.proxyInvoked(statusOf(error), true, null);
+      throw error;
+    }
+  }
+
+  /** The caller of an invocation with SVC-API-KEY (401 for a bad one), else null; either way within its rate. */
+  private async caller(req: Request, proxyKey: string | null): Promise<Caller | null> {
+    const apiKey = single(req.headers['svc-api-key']);
+    if (apiKey === null) {
+      // Per proxy key and client address: an anonymous proxy is an open door, and guessing keys goes through here too.
+      const bucket = `${createHash('sha256').update(proxyKey ?? '').digest('base64url')}|${req.socket.remoteAddress ?? ''}`;
+      this.limit(this.anonymous.take(bucket));
+      return null;
+    }
+    const principal = await this.authenticator.authenticate(apiKey);
+    this.limit(this.callers.take(principal.applicationId));
+    return { principal, now: new Date(), requestId: currentRequestContext()?.requestId ?? 'none' };
+  }
+
+  private async assertStillAuthenticated(req: Request, caller: Caller): Promise<void> {
+    if (this.tenantKeys.isTenantKeyDestroyed(caller.principal.tenantId)) throw tenantDeletedError();
+    if (!(await this.authenticator.stillAuthenticates(single(req.headers['svc-api-key']) ?? undefined, caller.principal))) {
+      throw new DomainError('unauthenticated', 'The API key is not valid.');
+    }
+  }
+
+  private limit(wait: number): void {
+    if (wait === 0) return;
+    this.metrics.rateLimited();
+    throw new HttpException({ ...problem(429, RATE_LIMITED), retryAfter: wait }, 429);
+  }
+}
+
+const single = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
+
+/**
+ * What follows `/proxy` in the path, and the query without the svc-proxy-key parameter (whose value is taken), both as
+ * the caller wrote them (percent-encoding kept).
+ */
+const splitUrl = (originalUrl: string): { path: string; query: string; keyInQuery: string | null } => {
+  const at = originalUrl.indexOf('?');
+  const rawPath = at === -1 ? originalUrl : originalUrl.slice(0, at);
+  const rawQuery = at === -1 ? '' : originalUrl.slice(at + 1);
+  let keyInQuery: string | null = null;
+  const kept = rawQuery.split('&').filter((part) => {
+    if (part === '') return false;
+    const [name, value = ''] = part.split('=', 2);
+    if (decodeOrSelf(name).toLowerCase() !== PROXY_KEY_PARAMETER) return true;
+    keyInQuery ??= decodeOrSelf(value.replace(/\+/g, ' '));
+    return false;
+  });
+  return { path: rawPath.slice('/proxy'.length), query: kept.join('&'), keyInQuery };
+};
+
+const decodeOrSelf = (text: string): string => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** The request's header lines as sent (names lower-cased), less those never forwarded and those `connection` names. */
+const forwardedHeaders = (rawHeaders: string[]): Array<[string, string]> => {
+  const lines: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) lines.push([rawHeaders[i].toLowerCase(), rawHeaders[i + 1]]);
+  const named = new Set(
+    lines
+      .filter(([name]) => name === 'connection')
+      .flatMap(([, value]) => value.split(','))
+      .map((name) => name.trim().toLowerCase()),
+  );
+  return lines.filter(([name]) => !NOT_FORWARDED.has(name) && !named.has(name));
+};
+
+const statusOf = (error: unknown): number => {
+  if (error instanceof HttpException) return error.getStatus();
+  const kind = (error as { kind?: string } | null)?.kind;
+  const statuses: Record<string, number> = {
+    validation: 400,
+    unauthenticated: 401,
+    forbidden: 403,
+    not_found: 404,
+    unprocessable: 422,
+    unavailable: 503,
+    bad_gateway: 502,
+    gateway_timeout: 504,
+  };
+  return (kind && statuses[kind]) || 500;
+};
