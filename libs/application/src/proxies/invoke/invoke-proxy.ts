@@ -1,7 +1,7 @@
 // ANY /proxy: a request sent on to its destination (a proxy's, or an ephemeral SVC-PROXY-URL) with its request
 // transforms applied, then token data put in for the caller's detokenization expressions (token:use), and the answer
 // sent back after the response transforms and what flows back. Bodies, headers and answers are never logged.
-import { DomainError, FlowBackGuard, FlowBackUncheckableError, type ExpressionEngine, type FlowBackSource } from '@vault/domain';
+import { DomainError, FlowBackGuard, FlowBackUncheckableError, validationError, type ExpressionEngine, type FlowBackSource } from '@vault/domain';
 import { recordAccess, type Access } from '../../audit/record-access';
 import { principalOf } from '../../authentication/authenticator';
 import type { Detokenizer } from '../../detokenize/detokenizer';
@@ -158,6 +158,11 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
       const value = Array.isArray(detokenized) ? detokenized[k] : detokenized;
       lines[i] = [name, typeof value === 'string' ? value : JSON.stringify(value)];
     }
+    // Node refuses to send a header with a line break, a control character or one beyond Latin-1: said here, by name.
+    const invalid = [...new Set(headerLines.map((i) => lines[i]).filter(([, value]) => !HEADER_VALUE.test(value)).map(([name]) => `headers.${name}`))];
+    if (invalid.length > 0) {
+      throw validationError(Object.fromEntries(invalid.map((place) => [place, [INVALID_HEADER_VALUE]])), 'A detokenized header value cannot be sent.');
+    }
     const body = bodyHas ? bodyOf({ kind: read!.kind, value: read!.kind === 'text' ? stringOf(out.body) : out.body }) : message.body;
     return { message: { headers: lines, body }, used: [...views.keys()], flowBack };
   }
@@ -194,6 +199,11 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
     }
   }
 }
+
+/** What Node sends as a header value: tabs and visible characters of Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+export const INVALID_HEADER_VALUE = 'Once detokenized, this header value holds a line break, a control character or a character beyond Latin-1, which HTTP headers cannot carry.';
 
 const proxyIdOf = (target: ProxyTarget): { proxy_id?: string } => (target.proxy === null ? {} : { proxy_id: target.proxy.id });
 

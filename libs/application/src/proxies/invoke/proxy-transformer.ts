@@ -137,7 +137,8 @@ const wrapTransform = (code: string): string => `${code}
 `;
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_VALUE = /^[^\0\r\n]*$/;
+/** What Node sends as a header value: tabs and visible characters of Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const headerLinesOf = (headers: unknown, at: string): Array<[string, string]> => {
   if (typeof headers !== 'object' || Array.isArray(headers)) throw transformFailed(at, 'headers must be an object of header names to strings.');
@@ -147,7 +148,9 @@ const headerLinesOf = (headers: unknown, at: string): Array<[string, string]> =>
     const values = Array.isArray(value) ? value : [value];
     for (const item of values) {
       if (typeof item !== 'string' && typeof item !== 'number') throw transformFailed(at, `The value of header ${name.slice(0, 100)} must be a string.`);
-      if (!HEADER_VALUE.test(String(item))) throw transformFailed(at, `The value of header ${name.slice(0, 100)} holds a line break.`);
+      if (!HEADER_VALUE.test(String(item))) {
+        throw transformFailed(at, `The value of header ${name.slice(0, 100)} holds a line break, a control character or a character beyond Latin-1.`);
+      }
       lines.push([name.toLowerCase(), String(item)]);
     }
   }
