@@ -5,11 +5,14 @@ import type { Request } from 'express';
 import { Authenticator, Principal } from '@vault/application';
 import { DomainError } from '@vault/domain';
 import { VAULT_CONFIG, VaultConfig, VaultMetrics } from '@vault/nest';
-import { ACCESS, Access } from './access.decorators';
+import { ACCESS, Access, API_KEY_HEADER, lacksPermission, RATE_LIMITED } from './access.decorators';
 import { problem } from './problem';
 import { RateLimiter } from './rate-limiter';
 
 export type AuthenticatedRequest = Request & { principal: Principal };
+
+/** Node lower-cases the names of request headers. */
+const KEY_HEADER = API_KEY_HEADER.toLowerCase();
 
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -33,16 +36,16 @@ export class AccessGuard implements CanActivate {
     if (!access) throw new Error(`Route ${context.getClass().name}.${context.getHandler().name} declares no access`);
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = request.headers['svc-api-key'];
+    const header = request.headers[KEY_HEADER];
     const principal = await this.authenticator.authenticate(typeof header === 'string' ? header : undefined);
     request.principal = principal;
     const wait = this.limiter.take(principal.applicationId);
     if (wait > 0) {
       this.metrics.rateLimited();
-      throw new HttpException({ ...problem(429, 'Rate limit exceeded for this API key.'), retryAfter: wait }, 429);
+      throw new HttpException({ ...problem(429, RATE_LIMITED), retryAfter: wait }, 429);
     }
     if (access.kind === 'permission' && !principal.permissions.has(access.permission)) {
-      throw new DomainError('forbidden', `The application lacks the ${access.permission} permission.`);
+      throw new DomainError('forbidden', lacksPermission(access.permission));
     }
     return true;
   }

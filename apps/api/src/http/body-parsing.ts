@@ -1,12 +1,19 @@
 // JSON bodies only: 415 for another media type or charset, 413 past 1 MiB, 400 for invalid JSON, a body nesting more
 // than 64 deep, or a non-object (but on the tokenize and detokenize paths, which take any JSON value). Nothing after
 // this middleware sees a body that could overflow a recursive walker.
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiConsumes, type ExamplesObject, type SchemaObject } from '@nestjs/swagger';
+import type { FieldErrors } from '@vault/domain';
 import { NextFunction, raw, Request, Response } from 'express';
 import { isProxyPath } from '../proxies/proxy-bodies';
 import { readJsonText } from './json-text';
-import { problem } from './problem';
+import { ApiProblem, problem } from './problem';
 
 const LIMIT = '1mb';
+
+/** The media types of a body: a PATCH may send a JSON merge patch (RFC 7396) as such. */
+const MEDIA_TYPES = ['application/json'];
+const PATCH_MEDIA_TYPES = ['application/merge-patch+json', 'application/json'];
 
 /**
  * POST paths whose body may be any JSON value (http/any-json-body.ts): tokenize takes arrays as well as
@@ -44,9 +51,9 @@ export function jsonBodies(req: Request, res: Response, next: NextFunction): voi
   // Read before, as bytes of any type (proxies/proxy-bodies.ts).
   if (!hasBody(req) || isProxyPath(req)) return next();
   const [mediaType, ...parameters] = (req.headers['content-type'] ?? '').split(';').map((part) => part.trim().toLowerCase());
-  const allowed = req.method === 'PATCH' ? ['application/merge-patch+json', 'application/json'] : ['application/json'];
+  const allowed = req.method === 'PATCH' ? PATCH_MEDIA_TYPES : MEDIA_TYPES;
   if (!allowed.includes(mediaType)) {
-    send(res, 415, `The request body must be ${allowed.join(' or ')}.`);
+    send(res, 415, wrongMediaType(allowed));
     return;
   }
   const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
@@ -93,6 +100,8 @@ async function parseBody(bytes: Buffer, req: Request, res: Response, next: NextF
   next();
 }
 
+const wrongMediaType = (allowed: string[]) => `The request body must be ${allowed.join(' or ')}.`;
+
 function hasBody(req: Request): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = req.headers['content-length'];
@@ -102,3 +111,34 @@ function hasBody(req: Request): boolean {
 function send(res: Response, status: number, detail: string, errors?: Record<string, string[]>): void {
   res.status(status).type('application/problem+json').send(JSON.stringify(problem(status, detail, errors)));
 }
+
+export interface JsonBodyDocs {
+  /** A DTO class, or a schema where one cannot say it (any JSON value, a choice of shapes). */
+  type?: Function;
+  schema?: SchemaObject;
+  description?: string;
+  /** Bodies the service accepts as they stand (test/e2e/openapi.spec.ts sends each). */
+  examples: ExamplesObject;
+  required?: boolean;
+  /** A PATCH: a JSON merge patch. */
+  mergePatch?: boolean;
+  /** A 400 this route gives for a bad body, as its example; else the one for a body that is not an object. */
+  invalid?: { detail: string; errors: FieldErrors };
+}
+
+/** The OpenAPI side of a route's JSON body: its schema and examples, and the errors this middleware gives first. */
+export const ApiJsonBody = ({ type, schema, description, examples, required = true, mergePatch = false, invalid }: JsonBodyDocs) => {
+  const mediaTypes = mergePatch ? PATCH_MEDIA_TYPES : MEDIA_TYPES;
+  return applyDecorators(
+    ApiConsumes(...mediaTypes),
+    type ? ApiBody({ type, description, examples, required }) : ApiBody({ schema: schema ?? {}, description, examples, required }),
+    ApiProblem(
+      400,
+      'The body is not valid JSON (the message says where it stops parsing), nests more than 64 deep, is too large in values or members, or fails validation: `errors` names each field.',
+      invalid?.detail ?? 'The request body must be a JSON object.',
+      invalid?.errors ?? { body: ['body must be a JSON object'] },
+    ),
+    ApiProblem(413, 'The body is over 1 MiB, after any Content-Encoding is undone.', READ_ERRORS['entity.too.large'][1]),
+    ApiProblem(415, `The body is not ${mediaTypes.join(' or ')}, or not UTF-8, or has a Content-Encoding other than gzip, deflate, br or zstd.`, wrongMediaType(mediaTypes)),
+  );
+};

@@ -2,8 +2,10 @@
 // that the route does not know is a 400 naming it, so an empty body or `{}` passes and anything else does not.
 import { BadRequestException, Body, PipeTransform } from '@nestjs/common';
 import { fieldErrorsOf } from '@vault/domain';
-import { problem } from './problem';
+import { ApiProblem, problem } from './problem';
 import { echoedName, prepareDtoBody } from './raw-body-checks';
+
+const NO_BODY_PROPERTIES = 'This request takes no body properties.';
 
 /** Declares no property: prepareDtoBody counts (and past 20, refuses) every key of the body as unknown. */
 class EmptyBody {}
@@ -20,11 +22,19 @@ export class NoBodyPipe implements PipeTransform {
       named.set(name, [`${name} is not a known property`]);
     }
     if (named.size > 0) {
-      throw new BadRequestException(problem(400, 'This request takes no body properties.', fieldErrorsOf(named)));
+      throw new BadRequestException(problem(400, NO_BODY_PROPERTIES, fieldErrorsOf(named)));
     }
     return undefined;
   }
 }
 
-/** `@NoBody() _body: undefined` on a handler that takes no body. */
-export const NoBody = (): ParameterDecorator => Body(new NoBodyPipe());
+/** `@NoBody() _body: undefined` on a handler that takes no body; the OpenAPI document gets its 400. */
+export const NoBody =
+  (): ParameterDecorator =>
+  (target, key, index): void => {
+    Body(new NoBodyPipe())(target, key, index);
+    if (key === undefined) return;
+    ApiProblem(400, 'The request has a body with properties: this route takes none (`{}` or no body).', NO_BODY_PROPERTIES, {
+      force: ['force is not a known property'],
+    })(target, key, Object.getOwnPropertyDescriptor(target, key)!);
+  };
