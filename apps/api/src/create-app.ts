@@ -2,14 +2,13 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { SwaggerModule } from '@nestjs/swagger';
 import { BootstrapTenantCommand } from '@vault/application';
 import { JsonLogger, LOGGER, VaultBus, VaultConfig, VaultMetrics } from '@vault/nest';
+import { serveApiDocs } from './api-docs';
 import { appModule } from './app.module';
 import { jsonBodies } from './http/body-parsing';
 import { proxyBodies } from './proxies/proxy-bodies';
 import { requestContext } from './http/request-context.middleware';
-import { openApiDocument } from './openapi.document';
 
 export async function createApp(config: VaultConfig): Promise<INestApplication> {
   const logger = new JsonLogger(config.logLevel);
@@ -26,7 +25,7 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
   // Proxy invocations carry bodies of any type, read as bytes; every other route takes JSON.
   app.use(proxyBodies);
   app.use(jsonBodies);
-  SwaggerModule.setup('docs', app, openApiDocument(), { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
+  serveApiDocs(app);
   // Initialised here, not by listen(): the bootstrap goes through the command bus, whose handlers register on init.
   await app.init();
   await bootstrapTenant(app, config, logger);

@@ -1,11 +1,16 @@
 // Liveness (the process answers) and readiness (the stores answer, the projector has caught up once, and the read
 // models lag the log by at most READY_LIMITS: events counted by the event store, seconds by the oldest pending event).
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { EventStore, encodePosition, measureLag, ProjectionLag, Projector, readinessOf } from '@vault/application';
 import { EVENT_STORE, PROJECTOR, READ_MODELS, ReadModels } from '@vault/nest';
 import { Public } from '../http/access.decorators';
+import { DEGRADED_EXAMPLE, Health, HEALTH_EXAMPLE, LIVE_EXAMPLE, Liveness, NOT_READY_EXAMPLE, Readiness, READY_EXAMPLE } from './health.dto';
 
+const NOT_READY = 'Not ready: a store did not answer, the projector has not caught up once or has stopped, or the read models lag.';
+
+@ApiTags('Health')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -15,6 +20,9 @@ export class HealthController {
   ) {}
 
   @Get()
+  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness and readiness, with the projection lag' })
+  @ApiOkResponse({ description: 'Ready', type: Health, example: HEALTH_EXAMPLE })
+  @ApiServiceUnavailableResponse({ description: NOT_READY, type: Health, example: DEGRADED_EXAMPLE })
   @Public()
   async health(@Res({ passthrough: true }) res: Response) {
     const readiness = await this.readiness();
@@ -23,13 +31,18 @@ export class HealthController {
   }
 
   @Get('live')
-  @Public()
   @HttpCode(200)
+  @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ description: 'Live', type: Liveness, example: LIVE_EXAMPLE })
+  @Public()
   live() {
     return { status: 'ok', live: true };
   }
 
   @Get('ready')
+  @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness: the vault can answer reads with fresh data' })
+  @ApiOkResponse({ description: 'Ready', type: Readiness, example: READY_EXAMPLE })
+  @ApiServiceUnavailableResponse({ description: NOT_READY, type: Readiness, example: NOT_READY_EXAMPLE })
   @Public()
   async ready(@Res({ passthrough: true }) res: Response) {
     const readiness = await this.readiness();
