@@ -1,8 +1,9 @@
 // Proxies: create, list, read, replace, merge-patch, delete. Invoking one is ANY /proxy (proxy-invocation.controller.ts).
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateProxyCommand, DeleteProxyCommand, GetProxyQuery, ListProxiesQuery, PatchProxyCommand, UpdateProxyCommand } from '@vault/application';
-import { DESTINATION_NEEDS_READ_MESSAGE, KEPT_PROXY_SECRETS_NEED_READ_MESSAGE } from '@vault/domain';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CreateProxyCommand, DeleteProxyCommand, GetProxyQuery, ListProxiesQuery, MAX_LISTED_IDS, PatchProxyCommand, UpdateProxyCommand } from '@vault/application';
+import { DESTINATION_NEEDS_READ_MESSAGE, isUuid, KEPT_PROXY_SECRETS_NEED_READ_MESSAGE, validationError } from '@vault/domain';
 import { VaultBus } from '@vault/nest';
 import { RequirePermission } from '../http/access.decorators';
 import { ApiJsonBody } from '../http/body-parsing';
@@ -52,12 +53,21 @@ export class ProxiesController {
 
   @Get()
   @ApiOperation({ operationId: 'listProxies', summary: 'List your proxies', description: 'Ordered by name, then id; `name` filters as for GET /reactor-formulas.' })
+  @ApiQuery({
+    name: 'id',
+    required: false,
+    description: `Only these proxies (repeat the parameter for several, at most ${MAX_LISTED_IDS}), as the hosted vaults' SDKs ask`,
+    schema: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: MAX_LISTED_IDS },
+    style: 'form',
+    explode: true,
+  })
   @ApiPageResponse(ProxySchema, 'A page of proxies', examplePage(PROXY_EXAMPLE))
   @RequirePermission('proxy:read')
-  async list(@CurrentCaller() caller: Caller, @Query(vaultQueryPipe()) params: FormulaListParams) {
+  async list(@CurrentCaller() caller: Caller, @Query(vaultQueryPipe()) params: FormulaListParams, @Req() req: Request) {
     const page = params.page ?? 1;
     const size = params.size ?? 20;
-    return paginated(await this.bus.ask(new ListProxiesQuery(caller, { name: params.name ?? null, page, size })), page, size);
+    const ids = listedIds(req.query.id);
+    return paginated(await this.bus.ask(new ListProxiesQuery(caller, { name: params.name ?? null, page, size }, ids)), page, size);
   }
 
   @Get(':id')
@@ -116,3 +126,12 @@ export class ProxiesController {
     await this.bus.execute(new DeleteProxyCommand(caller, id));
   }
 }
+
+/** `?id=a&id=b`: the proxies to list, lower-case; null without the parameter. An empty or non-UUID id is a 400 naming `id`. */
+const listedIds = (value: unknown): string[] | null => {
+  if (value === undefined) return null;
+  const ids = Array.isArray(value) ? value : [value];
+  if (ids.length > MAX_LISTED_IDS) throw validationError({ id: [`id may be given at most ${MAX_LISTED_IDS} times.`] });
+  if (!ids.every((id): id is string => typeof id === 'string' && isUuid(id))) throw validationError({ id: ['id must be a proxy id (a UUID).'] });
+  return ids.map((id) => id.toLowerCase());
+};

@@ -165,6 +165,9 @@ export class ProxySchema implements ProxyView {
   @ApiPropertyOptional({ type: IdReference, description: 'Present when the proxy has one' })
   application?: IdReference;
 
+  @ApiPropertyOptional({ format: 'uuid', description: "The application's id again, as the hosted vaults' SDKs read it; present when the proxy has one" })
+  application_id?: string;
+
   @ApiPropertyOptional(CONFIGURATION)
   configuration?: Record<string, string>;
 

@@ -15,6 +15,8 @@ export interface ProxyView {
   request_transform?: { code: string } | null;
   response_transform?: { code: string } | null;
   application?: { id: string };
+  /** The same id, as the hosted vaults' SDKs read it (`applicationId`). */
+  application_id?: string;
   configuration?: ProxyConfiguration;
   require_auth: boolean;
   created_by: string;
@@ -39,7 +41,7 @@ export function toProxyView(proxy: ProxyRecord, secrets: ProxySecrets): ProxyVie
     response_transforms: secrets.response_transforms,
     request_transform: singleForm(secrets.request_transforms),
     response_transform: singleForm(secrets.response_transforms),
-    ...(proxy.application_id === null ? {} : { application: { id: proxy.application_id } }),
+    ...(proxy.application_id === null ? {} : { application: { id: proxy.application_id }, application_id: proxy.application_id }),
     configuration: secrets.configuration,
     require_auth: proxy.require_auth,
     created_by: proxy.created_by,
