@@ -46,7 +46,9 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'An unexpected error occurred.',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 export function problem(status: number, detail?: string, errors?: FieldErrors): Problem {

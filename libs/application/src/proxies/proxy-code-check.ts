@@ -1,5 +1,5 @@
-// A code transform's code must load and export a function, checked as a formula's is: a 400 naming the transform.
-import { validationError, type ProxyTransform, type ValidProxy } from '@vault/domain';
+// A code transform's code must load and export a function, checked as a formula's is: a 422 naming the transform.
+import { DomainError, type ProxyTransform, type ValidProxy } from '@vault/domain';
 import type { FormulaCodeChecker } from '../ports/formula-code-checker';
 
 export const assertTransformsCompile = async (checker: FormulaCodeChecker, valid: ValidProxy, tenantId: string): Promise<void> => {
@@ -13,5 +13,5 @@ export const assertTransformsCompile = async (checker: FormulaCodeChecker, valid
   };
   await check(valid.request_transforms, 'request_transforms');
   await check(valid.response_transforms, 'response_transforms');
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  if (Object.keys(errors).length > 0) throw new DomainError('unprocessable', 'The code of a transform does not compile or does not export a function.', errors);
 };
