@@ -112,8 +112,8 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
     let response: ProxyMessage = { headers: answer.headers, body: answer.body };
     if (secrets !== null) response = await this.transformer.apply(secrets.response_transforms, response, transforming('response'));
 
-    const body = await this.guarded(() => inTurns(guard.current.bytes(response.body ?? Buffer.alloc(0))));
-    const headers = await this.guarded(() => inTurns(guard.current.headers(response.headers)));
+    const body = await this.guarded(() => guardedBody(guard.current, response));
+    const headers = sendable(await this.guarded(() => inTurns(guard.current.headers(response.headers))));
     const withheld = guard.current.replacedTokenIds();
     if (withheld.length > 0) {
       await this.record(
@@ -204,6 +204,31 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 export const INVALID_HEADER_VALUE = 'Once detokenized, this header value holds a line break, a control character or a character beyond Latin-1, which HTTP headers cannot carry.';
+
+/**
+ * What flows back puts the caller's view where a value was, and a mask keeps the token's other characters (an en dash,
+ * a line break): in an answer's header value, such a character is written as its percent-encoded UTF-8 bytes, so the
+ * answer can still be sent.
+ */
+const sendable = (headers: HeaderLines): HeaderLines =>
+  headers.map(([name, value]) => [name, HEADER_VALUE.test(value) ? value : value.replace(NOT_IN_HEADER_VALUE, percentEncoded)]);
+
+const NOT_IN_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/gu;
+
+const percentEncoded = (character: string): string =>
+  Array.from(new TextEncoder().encode(character), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/**
+ * The answer's body through what flows back. A JSON body is checked value by value and written anew when something was
+ * replaced: a caller's view spliced into its text could hold a quote and break it. Any other body, as bytes.
+ */
+const guardedBody = async (guard: FlowBackGuard, response: ProxyMessage): Promise<Uint8Array> => {
+  const body = response.body ?? Buffer.alloc(0);
+  const read = guard.isEmpty ? null : readableBody(response);
+  if (read === null || read.kind !== 'json') return inTurns(guard.bytes(body));
+  const guarded = await inTurns(guard.json(read.value));
+  return JSON.stringify(guarded) === JSON.stringify(read.value) ? body : bodyOf({ kind: 'json', value: guarded });
+};
 
 const proxyIdOf = (target: ProxyTarget): { proxy_id?: string } => (target.proxy === null ? {} : { proxy_id: target.proxy.id });
 
