@@ -96,9 +96,11 @@ export class ProxyTransformer {
       ...(field.token.containers ? { containers: field.token.containers } : {}),
       ...(field.token.metadata ? { metadata: field.token.metadata } : {}),
     }));
+    // Outside the try: an application that is gone is the proxy's problem (on `application`), not the fields'.
+    const as = await context.tokenizingAs();
     let tokens: unknown;
     try {
-      tokens = await this.tokenizer.tokenize(await context.tokenizingAs(), requests);
+      tokens = await this.tokenizer.tokenize(as, requests);
     } catch (error) {
       throw tokenizeFailed(error, at, found.map(({ j }) => j), context.direction);
     }
