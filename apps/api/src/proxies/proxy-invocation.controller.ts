@@ -36,6 +36,7 @@ const NOT_FORWARDED = new Set([
 ]);
 
 const PROXY_KEY_PARAMETER = 'svc-proxy-key';
+const PROXY_ERROR_HEADER_NAME = PROXY_ERROR_HEADER.toLowerCase();
 
 @ApiExcludeController()
 @Controller('proxy')
@@ -84,7 +85,11 @@ export class ProxyInvocationController {
       res.status(answer.status);
       // Node's own setHeader: Express's would add a charset to a Content-Type the destination sent without one.
       const grouped = new Map<string, string[]>();
-      for (const [name, value] of answer.headers) grouped.set(name, [...(grouped.get(name) ?? []), value]);
+      for (const [name, value] of answer.headers) {
+        // Only the vault says an answer is its own: the destination's (or a transform's) SVC-PROXY-ERROR is dropped.
+        if (name.toLowerCase() === PROXY_ERROR_HEADER_NAME) continue;
+        grouped.set(name, [...(grouped.get(name) ?? []), value]);
+      }
       for (const [name, values] of grouped) res.setHeader(name, values.length === 1 ? values[0] : values);
       res.setHeader('content-length', answer.body.length);
       res.end(answer.body);
