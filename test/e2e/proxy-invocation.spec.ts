@@ -264,6 +264,15 @@ describe('ANY /proxy', () => {
     expect(all).toContainEqual(expect.objectContaining({ entity_id: null, operation: 'invoke', message: 'Ephemeral proxy invoked', actor_id: caller.id }));
   });
 
+  it('records an invoke entry also for an invocation refused before it was sent', async () => {
+    const proxy = await createProxy({ destination_url: dest.url('/') });
+    const missing = '0b6f3c9e-2a41-4f8e-9d57-3c1e8a2b7f10';
+    const response = await invoke('post', '/echo', proxy.key).set('content-type', 'application/json').send({ card: `{{ ${missing} }}` });
+    expect(response.status).toBe(400);
+    const logs = (await admin().get(`/logs?entity_id=${proxy.id}`)).body.data;
+    expect(logs.filter((entry: { operation: string }) => entry.operation === 'invoke')).toHaveLength(1);
+  });
+
   it('counts invocations and destination durations on GET /metrics', async () => {
     await invoke('get', '/echo');
     await invoke('get', '/huge');

@@ -127,4 +127,24 @@ describe('ANY /proxy: what flows back', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ status: 'as the destination says' });
   });
+
+  it("withholds the proxy's configuration when the destination echoes what a transform built from it", async () => {
+    const API_KEY = 'sk_live_Conf1gur4tionSecret';
+    const withKey = (
+      await admin().post('/proxies', {
+        name: 'echo with key',
+        destination_url: dest.url('/'),
+        configuration: { api_key: API_KEY },
+        request_transforms: [
+          { type: 'code', code: "module.exports = async ({ args, configuration }) => ({ headers: { ...args.headers, authorization: 'Bearer ' + configuration.api_key } });" },
+        ],
+      })
+    ).body;
+    const response = await send(revealer, { plain: 'kept' }, '/echo', withKey.key);
+    expect(response.status).toBe(200);
+    // The destination got the key; the caller, which cannot read the proxy, gets none of it back.
+    expect(dest.last('/echo').headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expectNone(answerText(response), API_KEY);
+    expect(response.body.headers.authorization).toBe('Bearer [redacted]');
+  });
 });

@@ -55,6 +55,20 @@ describe('ANY /proxy: transforms', () => {
       expect(token.body).toMatchObject({ type: 'card_number', data: CARD, metadata: { via: 'inbound' }, created_by: tokenizer.id });
     });
 
+    it('deduplicates as POST /tokenize when the field asks for it', async () => {
+      const inbound = await createProxy({
+        require_auth: false,
+        application: { id: tokenizer.id },
+        request_transforms: [{ type: 'tokenize', fields: [{ json_path: '$.card', token: { type: 'card_number', deduplicate_token: true } }] }],
+      });
+      const first = await post(inbound.key, '/echo', { card: '4000056655665556' }, null);
+      const firstId = JSON.parse(dest.last('/echo').body.toString()).card;
+      const second = await post(inbound.key, '/echo', { card: '4000056655665556' }, null);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(firstId).toMatch(UUID);
+      expect(JSON.parse(dest.last('/echo').body.toString()).card).toBe(firstId);
+    });
+
     it('answers 400 naming the field for data that is not a valid token, and sends nothing', async () => {
       const inbound = await createProxy({
         application: { id: tokenizer.id },

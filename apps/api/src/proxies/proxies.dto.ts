@@ -52,6 +52,7 @@ const TRANSFORM: SchemaObject = {
                   type: { enum: [...TOKEN_TYPES] },
                   containers: { type: 'array', items: { type: 'string' } },
                   metadata: { type: 'object', additionalProperties: { type: 'string' } },
+                  deduplicate_token: { type: 'boolean', description: 'As in POST /tokenize: an existing token with the same fingerprint is answered' },
                 },
               },
             },

@@ -180,12 +180,17 @@ const readTokenizeField = (value: unknown, path: string, errors: FieldErrorColle
     errors.add(tokenPath, `${tokenPath} must be an object with a type, not ${jsonTypeOf(token)}.`);
     return undefined;
   }
-  rejectUnknownProperties(token, ['type', 'containers', 'metadata'], tokenPath, errors);
+  rejectUnknownProperties(token, ['type', 'containers', 'metadata', 'deduplicate_token'], tokenPath, errors);
+  const deduplicate = token.deduplicate_token;
+  if (deduplicate !== undefined && deduplicate !== null && typeof deduplicate !== 'boolean') {
+    errors.add(`${tokenPath}.deduplicate_token`, `${tokenPath}.deduplicate_token must be a boolean, not ${jsonTypeOf(deduplicate)}.`);
+  }
   const type = readEnum(token, 'type', TOKEN_TYPES, `${tokenPath}.type`, errors);
   const containers = token.containers === undefined || token.containers === null ? undefined : prefixed(tokenPath, errors, (inner) => readContainers(token.containers, inner));
   const metadata = token.metadata === undefined || token.metadata === null ? undefined : prefixed(tokenPath, errors, (inner) => mergeMetadata({}, token.metadata, inner));
   if (errorCount(errors) > before || jsonPath === undefined || type === undefined) return undefined;
-  return { json_path: jsonPath, token: { type, ...(containers ? { containers } : {}), ...(metadata ? { metadata } : {}) } };
+  const deduplication = typeof deduplicate === 'boolean' ? { deduplicate_token: deduplicate } : {};
+  return { json_path: jsonPath, token: { type, ...(containers ? { containers } : {}), ...(metadata ? { metadata } : {}), ...deduplication } };
 };
 
 /** Runs a token-field reader and files its problems under `prefix` (`request_transforms[0].fields[1].token.containers`). */

@@ -15,6 +15,8 @@ export interface TokenizeFieldToken {
   type: TokenType;
   containers?: string[];
   metadata?: Record<string, string>;
+  /** As in POST /tokenize: answer an existing token with the same fingerprint the application may create in. */
+  deduplicate_token?: boolean;
 }
 
 export interface TokenizeField {

@@ -1,7 +1,7 @@
 // ANY /proxy: a request sent on to its destination (a proxy's, or an ephemeral SVC-PROXY-URL) with its request
 // transforms applied, then token data put in for the caller's detokenization expressions (token:use), and the answer
 // sent back after the response transforms and what flows back. Bodies, headers and answers are never logged.
-import { DomainError, FlowBackGuard, FlowBackUncheckableError, validationError, type ExpressionEngine, type FlowBackSource } from '@vault/domain';
+import { DomainError, FlowBackGuard, FlowBackUncheckableError, REDACTED_VIEW, validationError, type ExpressionEngine, type FlowBackSource, type ProxySecrets } from '@vault/domain';
 import { recordAccess, type Access } from '../../audit/record-access';
 import { principalOf } from '../../authentication/authenticator';
 import type { Detokenizer } from '../../detokenize/detokenizer';
@@ -73,8 +73,22 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
 
   async execute({ caller, invocation }: InvokeProxyCommand): Promise<ProxyAnswer> {
     const target = await this.targets.resolve(caller, invocation);
+    const invoked = { recorded: false };
+    try {
+      return await this.invoke(caller, invocation, target, invoked);
+    } catch (error) {
+      // Every invocation of a proxy the caller may use is an entry, also one refused or failed before it was sent.
+      if (!invoked.recorded) await this.record(caller, target, [invokeAccess(target)]);
+      throw error;
+    }
+  }
+
+  private async invoke(caller: Caller | null, invocation: ProxyInvocation, target: ProxyTarget, invoked: { recorded: boolean }): Promise<ProxyAnswer> {
     const secrets = target.secrets;
-    const guard = { current: FlowBackGuard.of([]) };
+    // The configuration is the proxy's secret (shown to proxy:read holders only, which no invoking key can hold): a
+    // destination echoing what a transform built from it (an Authorization header) gets it withheld as token data is.
+    const hidden = configurationSources(secrets);
+    const guard = { current: FlowBackGuard.of(hidden) };
     const transforming = (direction: Direction) => ({
       direction,
       tenantId: target.tenantId,
@@ -95,14 +109,15 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
       const detokenized = await this.detokenize(caller, message);
       message = detokenized.message;
       used.push(...detokenized.used);
-      guard.current = FlowBackGuard.of(detokenized.flowBack);
+      guard.current = FlowBackGuard.of([...detokenized.flowBack, ...hidden]);
     }
 
     // Durable before anything is sent: a crash or a hung destination still leaves who used which token.
     await this.record(caller, target, [
       ...used.map((tokenId): Access => ({ entity_type: 'token', entity_id: tokenId, operation: 'use', via: 'proxy', ...proxyIdOf(target) })),
-      { entity_type: 'proxy', entity_id: target.proxy?.id ?? null, operation: 'invoke', via: 'proxy' },
+      invokeAccess(target),
     ]);
+    invoked.recorded = true;
 
     const started = this.clock.now().getTime();
     const answer = await this.egress.send({ url: target.url, method: invocation.method, headers: message.headers, body: message.body });
@@ -229,6 +244,12 @@ const guardedBody = async (guard: FlowBackGuard, response: ProxyMessage): Promis
   const guarded = await inTurns(guard.json(read.value));
   return JSON.stringify(guarded) === JSON.stringify(read.value) ? body : bodyOf({ kind: 'json', value: guarded });
 };
+
+const invokeAccess = (target: ProxyTarget): Access => ({ entity_type: 'proxy', entity_id: target.proxy?.id ?? null, operation: 'invoke', via: 'proxy' });
+
+/** Each configuration value, as what flows back looks for it: withheld whole, no token and no audit record of its own. */
+const configurationSources = (secrets: ProxySecrets | null): FlowBackSource[] =>
+  Object.values(secrets?.configuration ?? {}).map((value) => ({ tokenId: null, value, replacement: REDACTED_VIEW }));
 
 const proxyIdOf = (target: ProxyTarget): { proxy_id?: string } => (target.proxy === null ? {} : { proxy_id: target.proxy.id });
 

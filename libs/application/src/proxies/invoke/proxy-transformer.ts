@@ -95,6 +95,7 @@ export class ProxyTransformer {
       data: value,
       ...(field.token.containers ? { containers: field.token.containers } : {}),
       ...(field.token.metadata ? { metadata: field.token.metadata } : {}),
+      ...(field.token.deduplicate_token === undefined ? {} : { deduplicate_token: field.token.deduplicate_token }),
     }));
     // Outside the try: an application that is gone is the proxy's problem (on `application`), not the fields'.
     const as = await context.tokenizingAs();
