@@ -11,8 +11,10 @@ import { PRODUCT_NAME } from '../../apps/api/src/api-docs';
 import { ACCESS, type Access } from '../../apps/api/src/http/access.decorators';
 import { EXAMPLE_CARD_TOKEN } from '../../apps/api/src/detokenize/detokenize.dto';
 import { CREATE_PROXY_EXAMPLE } from '../../apps/api/src/proxies/proxies.dto';
+import { EXAMPLE_PROXIED_CARD_TOKEN } from '../../apps/api/src/proxies/proxy-invocation.dto';
 import { EXAMPLE_EMAIL_TOKEN } from '../../apps/api/src/reactors/reactors.dto';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
+import { startDestination, type Destination } from './proxy-invocation/destinations';
 
 type Json = Record<string, any>;
 interface Operation {
@@ -26,19 +28,31 @@ interface Operation {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const TAGS = ['Tokens', 'Search', 'Tokenize', 'Detokenize', 'Applications', 'Permissions', 'Tenants', 'Reactor formulas', 'Reactors', 'Proxies', 'Audit log', 'Health', 'Metrics'];
 /**
- * Served routes the document leaves out on purpose (@ApiExcludeController): the proxy invocation forwards any method,
- * path, headers and body to a proxy's destination, so it has no request or answer to describe.
+ * Served routes the document leaves out on purpose (@ApiExcludeEndpoint): the proxy invocation's fallback for methods
+ * other than GET, POST, PUT, PATCH and DELETE, which only answers 405.
  */
-const UNDOCUMENTED = ['ALL /proxy/,*path'];
+const UNDOCUMENTED = ['ALL /proxy', 'ALL /proxy/{path}'];
+/**
+ * Paths whose API key is optional: the proxy invocation is public to the guard and checks SVC-API-KEY itself, needed
+ * unless the proxy has require_auth false. So neither rule for access applies to it: its security is "the key, or none"
+ * (`[{ apiKey: [] }, {}]`), and it answers 401, 403 and 429 of its own.
+ */
+const KEY_OPTIONAL = ['/proxy', '/proxy/{path}'];
 const TOKEN_PERMISSIONS = ['token:create', 'token:read', 'token:update', 'token:delete', 'token:search', 'token:use'];
 const MASK_EMAIL = JSON.parse(readFileSync(join(__dirname, '../../formulas/official/mask-email.json'), 'utf8'));
 const { version } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
 
-/** What an example request needs: whose key sends it, the `{id}` of its path, and real ids for the ids its body names. */
+/**
+ * What an example request needs: whose key sends it, the `{id}` or `{path}` of its path, real ids for the ids its body
+ * names, and headers set after the others (a proxy invocation's SVC-PROXY-KEY, and a Content-Type for its body of any
+ * media type).
+ */
 interface Setup {
   key: string;
   id?: string;
+  path?: string;
   ids?: Record<string, string>;
+  headers?: Record<string, string>;
 }
 
 describe('the OpenAPI document', () => {
@@ -46,11 +60,14 @@ describe('the OpenAPI document', () => {
   let doc: Json;
   let operations: Operation[];
   let holderKey: string;
+  let echo: Destination;
 
   beforeAll(async () => {
-    // The proxy examples send to this host; nothing is sent (no example invokes a proxy).
+    // The proxy examples name this host; nothing is sent there. The invocation examples invoke proxies to `echo`, a
+    // local server that answers 200 with what it received.
     const proxyHost = new URL(CREATE_PROXY_EXAMPLE.destination_url).host;
-    test = await startTestApp({ VAULT_RATE_LIMIT_PER_SECOND: '1000000', VAULT_PROXY_ALLOWED_HOSTS: proxyHost });
+    echo = await startDestination();
+    test = await startTestApp({ VAULT_RATE_LIMIT_PER_SECOND: '1000000', VAULT_PROXY_ALLOWED_HOSTS: `${proxyHost},${echo.host}` });
     const response = await test.http().get('/openapi.json');
     expect(response.status).toBe(200);
     doc = response.body;
@@ -68,9 +85,15 @@ describe('the OpenAPI document', () => {
     ).key;
     await test.app.get(VaultBus).execute(new ImportOfficialFormulaCommand(MASK_EMAIL, { type: 'operator', id: 'test' }, 'test'));
   });
-  afterAll(() => test?.close());
+  afterAll(async () => {
+    await test?.close();
+    await echo?.close();
+  });
 
-  /** Every route of every controller, as the document writes it (`GET /tokens/{id}`), with its access declaration. */
+  /**
+   * Every route of every controller, as the document writes it (`GET /tokens/{id}`, `*path` as `{path}`), one for each
+   * path of a handler that has several, with its access declaration.
+   */
   const served = () =>
     [...test.app.get(ModulesContainer).values()].flatMap((module) =>
       [...module.controllers.values()].flatMap(({ metatype }) => {
@@ -79,10 +102,13 @@ describe('the OpenAPI document', () => {
         return Object.getOwnPropertyNames(controller.prototype)
           .map((name) => controller.prototype[name])
           .filter((handler) => typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) !== undefined)
-          .map((handler) => {
-            const path = `/${base}/${Reflect.getMetadata(PATH_METADATA, handler)}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}');
+          .flatMap((handler) => {
             const access: Access = Reflect.getMetadata(ACCESS, handler);
-            return { name: `${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)]} ${path}`, access };
+            const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)];
+            return [Reflect.getMetadata(PATH_METADATA, handler) as string | string[]].flat().map((route) => {
+              const path = `/${base}/${route}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1').replace(/[:*](\w+)/g, '{$1}');
+              return { name: `${method} ${path}`, access };
+            });
           });
       }),
     );
@@ -124,11 +150,15 @@ describe('the OpenAPI document', () => {
   it("documents what each route's access declaration implies: no key on public routes, the guard's errors on the others", () => {
     const access = new Map(served().map((r) => [r.name, r.access]));
     expect(UNDOCUMENTED.filter((name) => !access.has(name))).toEqual([]);
-    const wrong = operations.flatMap(({ name, operation }) => {
+    const wrong = operations.flatMap(({ name, path, operation }) => {
       const declared = access.get(name)!;
       const codes = Object.keys(operation.responses);
       const problems: string[] = [];
-      if (declared.kind === 'public') {
+      if (KEY_OPTIONAL.includes(path)) {
+        if (declared.kind !== 'public') problems.push('it checks its key itself: public to the guard');
+        if (JSON.stringify(operation.security) !== JSON.stringify([{ apiKey: [] }, {}])) problems.push('security must be [{ apiKey: [] }, {}]');
+        for (const code of ['401', '429']) if (!codes.includes(code)) problems.push(`no ${code}`);
+      } else if (declared.kind === 'public') {
         if (!Array.isArray(operation.security) || operation.security.length !== 0) problems.push('security must be []');
         if (codes.some((code) => ['401', '403', '429'].includes(code))) problems.push('a public route answers no 401, 403 or 429');
       } else {
@@ -161,7 +191,7 @@ describe('the OpenAPI document', () => {
     const wrong = operations.flatMap(({ name, operation }) =>
       Object.entries(operation.responses as Record<string, Json>).flatMap(([code, response]) => {
         if (!response.description) return [`${name} ${code}: no description`];
-        if (Number(code) < 400) return [];
+        if (!/^[45]/.test(code)) return [];
         // Not ready is an answer of the health routes, not an error: its body is the readiness report.
         if (operation.tags[0] === 'Health' && code === '503') return [];
         const media = response.content?.['application/problem+json'];
@@ -239,6 +269,12 @@ describe('the OpenAPI document', () => {
       id: await made(BOOTSTRAP_KEY, '/reactors', MASK_EMAIL_REACTOR),
       ids: { [EXAMPLE_EMAIL_TOKEN]: await made(holderKey, '/tokens', { type: 'token', data: 'ada.lovelace@example.com' }) },
     }),
+    invokeProxyPost: () => invocation('charges'),
+    invokeProxyPut: () => invocation('charges'),
+    invokeProxyPatch: () => invocation('charges'),
+    invokeProxyRootPost: () => invocation(),
+    invokeProxyRootPut: () => invocation(),
+    invokeProxyRootPatch: () => invocation(),
   };
   const FORMULA = {
     name: 'To replace',
@@ -248,6 +284,21 @@ describe('the OpenAPI document', () => {
     request_parameters: [],
   };
   const MASK_EMAIL_REACTOR = { name: 'To change', formula: { id: MASK_EMAIL.id }, configuration: { mask_character: '*', reveal_domain: true } };
+
+  /**
+   * A proxy to `echo`, invoked (at `path`, if given) by the holder, which may use and read the card token the example's
+   * expression names: the destination receives the card number, and its answer comes back as it sent it.
+   */
+  const invocation = async (path?: string): Promise<Setup> => {
+    const proxy = await asKey(test, BOOTSTRAP_KEY).post('/proxies', { name: 'Echo', destination_url: echo.url('/v1') });
+    if (proxy.status !== 201) throw new Error(`set-up: POST /proxies: ${proxy.status} ${proxy.text}`);
+    return {
+      key: holderKey,
+      path,
+      ids: { [EXAMPLE_PROXIED_CARD_TOKEN]: await made(holderKey, '/tokens', { type: 'card_number', data: '4242424242424242' }) },
+      headers: { 'SVC-PROXY-KEY': proxy.body.key, 'Content-Type': 'application/json' },
+    };
+  };
 
   const made = async (key: string, path: string, body: object): Promise<string> => {
     const response = await asKey(test, key).post(path, body);
@@ -281,13 +332,20 @@ describe('the OpenAPI document', () => {
       const setup = await SETUPS[example.operationId]();
       let body = JSON.stringify(example.value);
       for (const [placeholder, real] of Object.entries(setup.ids ?? {})) body = body.split(placeholder).join(real);
-      const path = example.path.replace('{id}', setup.id ?? 'no-id-given');
-      const response = await test.http()[example.method as 'post'](path).set('SVC-API-KEY', setup.key).set('Content-Type', example.mediaType).send(body);
+      const path = example.path.replace('{id}', setup.id ?? 'no-id-given').replace('{path}', setup.path ?? 'no-path-given');
+      const response = await test
+        .http()
+        [example.method as 'post'](path)
+        .set('SVC-API-KEY', setup.key)
+        .set('Content-Type', example.mediaType)
+        .set(setup.headers ?? {})
+        .send(body);
       if (response.status < 200 || response.status > 299) {
         refused.push(`${example.title}: ${response.status} ${response.text}`);
         continue;
       }
-      const documented = example.responses[String(response.status)];
+      // Listed by its code, or by its range (`2XX`: the destination's answer to a proxy invocation).
+      const documented = example.responses[String(response.status)] ?? example.responses[`${String(response.status)[0]}XX`];
       if (!documented) refused.push(`${example.title}: answered ${response.status}, which the document does not list`);
       const undocumented = undocumentedFields(documented?.content?.['application/json']?.schema, response.body);
       if (undocumented.length > 0) refused.push(`${example.title}: answered fields the schema does not name: ${undocumented.join(', ')}`);

@@ -1,8 +1,10 @@
 // ANY /proxy[/<path>]: the proxy an SVC-PROXY-KEY names (header or svc-proxy-key query parameter), or the destination of
 // an SVC-PROXY-URL, invoked with the request as it came, less the vault's own and hop-by-hop headers. The destination's
 // answer goes back as it came out of the use case; every answer the vault makes itself carries SVC-PROXY-ERROR: true.
-import { All, Controller, HttpException, Inject, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+// One handler per method and path, for the OpenAPI document (proxy-invocation.dto.ts, which also declares them public:
+// invoke() checks SVC-API-KEY itself), all doing the same; any other method falls through to the last one, a 405.
+import { All, Controller, Delete, Get, HttpException, Inject, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Authenticator, Caller, currentRequestContext, InvokeProxyCommand, type ProxyInvocation, type TenantKeys } from '@vault/application';
 import { DomainError, tenantDeletedError } from '@vault/domain';
@@ -12,6 +14,7 @@ import { Public, RATE_LIMITED } from '../http/access.decorators';
 import { problem } from '../http/problem';
 import { RateLimiter } from '../http/rate-limiter';
 import { PROXY_ERROR_HEADER } from './proxy-bodies';
+import { ApiProxyInvocation } from './proxy-invocation.dto';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -38,7 +41,7 @@ const NOT_FORWARDED = new Set([
 const PROXY_KEY_PARAMETER = 'svc-proxy-key';
 const PROXY_ERROR_HEADER_NAME = PROXY_ERROR_HEADER.toLowerCase();
 
-@ApiExcludeController()
+@ApiTags('Proxies')
 @Controller('proxy')
 export class ProxyInvocationController {
   private readonly callers: RateLimiter;
@@ -55,9 +58,77 @@ export class ProxyInvocationController {
     this.anonymous = new RateLimiter(config.proxyAnonymousRatePerSecond);
   }
 
+  // `/proxy/<path>`. Express lets a GET route take HEAD too: invoke() answers it 405, as it does every other method.
+  @Get('*path')
+  @ApiProxyInvocation('GET', { withPath: true })
+  invokeGet(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Post('*path')
+  @ApiProxyInvocation('POST', { withPath: true })
+  invokePost(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Put('*path')
+  @ApiProxyInvocation('PUT', { withPath: true })
+  invokePut(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Patch('*path')
+  @ApiProxyInvocation('PATCH', { withPath: true })
+  invokePatch(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Delete('*path')
+  @ApiProxyInvocation('DELETE', { withPath: true })
+  invokeDelete(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  // `/proxy` (and `/proxy/`): no path to append.
+  @Get()
+  @ApiProxyInvocation('GET', { withPath: false })
+  invokeRootGet(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Post()
+  @ApiProxyInvocation('POST', { withPath: false })
+  invokeRootPost(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Put()
+  @ApiProxyInvocation('PUT', { withPath: false })
+  invokeRootPut(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Patch()
+  @ApiProxyInvocation('PATCH', { withPath: false })
+  invokeRootPatch(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  @Delete()
+  @ApiProxyInvocation('DELETE', { withPath: false })
+  invokeRootDelete(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  /** Any other method, on either path: a 405 with Allow (from invoke()). Last, so that it takes only what is left. */
   @All(['', '*path'])
+  @ApiExcludeEndpoint()
   @Public()
-  async invoke(@Req() req: Request, @Res() res: Response): Promise<void> {
+  invokeOtherMethod(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.invoke(req, res);
+  }
+
+  private async invoke(req: Request, res: Response): Promise<void> {
     res.setHeader(PROXY_ERROR_HEADER, 'true');
     try {
       const method = req.method.toUpperCase();
