@@ -1,4 +1,4 @@
-// Access records over HTTP (API.md "Audit log"): a reveal GET, a search that reveals, a detokenize and a reactor's
+// Access records over HTTP ("Audit log" in the API guide): a reveal GET, a search that reveals, a detokenize and a reactor's
 // uses and invocation each leave AccessRecorded events in the tenant's audit stream, read here through the app's own
 // event store; mask reads leave none; no record holds token data, a query, args or configuration values.
 import { randomUUID } from 'node:crypto';

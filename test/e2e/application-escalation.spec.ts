@@ -1,5 +1,5 @@
 // The escalation report, replayed over HTTP: a management key with few permissions must not mint or take over a
-// more powerful one (API.md: management permissions are granted only by those who hold them).
+// more powerful one (management permissions are granted only by those who hold them).
 import { BOOTSTRAP_KEY, createApplication, startTestApp, TestApp, asKey } from '../support/test-app';
 
 describe('application escalation', () => {

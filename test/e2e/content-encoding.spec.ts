@@ -1,5 +1,5 @@
 // Content-Encoding of request bodies: gzip, deflate and br are undone; bytes that do not decode as labelled are a 400
-// whose `errors.body` says so (every 400 has `errors`, API.md "Errors"), another encoding a 415.
+// whose `errors.body` says so (every 400 has `errors`), another encoding a 415.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';

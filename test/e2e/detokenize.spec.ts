@@ -1,4 +1,4 @@
-// POST /detokenize through the HTTP API (API.md "Tokenize and detokenize").
+// POST /detokenize through the HTTP API ("Tokenize and detokenize" in the API guide).
 import { randomUUID } from 'node:crypto';
 import { asKey, createApplication, createTenant, startTestApp, TestApp } from '../support/test-app';
 

@@ -1,4 +1,4 @@
-// Routes that take no body: an empty body or `{}` is fine, any property is a 400 naming it (API.md "Transport").
+// Routes that take no body: an empty body or `{}` is fine, any property is a 400 naming it ("Transport" in the API guide).
 import { asKey, BOOTSTRAP_KEY, createApplication, createTenant, startTestApp, TestApp } from '../support/test-app';
 
 describe('routes that take no body', () => {

@@ -41,7 +41,7 @@ describe('GET /permissions', () => {
   });
   afterAll(() => test.close());
 
-  it('returns exactly the catalogue of SPEC.md, in its order', async () => {
+  it('returns exactly the catalogue of the permissions page, in its order', async () => {
     const response = await test.http().get('/permissions').set('SVC-API-KEY', BOOTSTRAP_KEY);
     expect(response.status).toBe(200);
     expect(response.body).toEqual(SPEC_ROWS.map(([type, description, application_types]) => ({ type, description, application_types })));

@@ -1,4 +1,4 @@
-// POST /reactors/{id}/react over HTTP (API.md "Reactors"): args detokenized for token:use, checked against the
+// POST /reactors/{id}/react over HTTP ("Reactors" in the API guide): args detokenized for token:use, checked against the
 // formula's request parameters, the code run with the opened configuration, its tokenize tokenized as the reactor's
 // application (else the caller), and what the caller may and may not learn along the way.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// /tenants/self (API.md "Tenants"): read and rename the caller's tenant, and delete it with everything in it. After
+// /tenants/self ("Tenants" in the API guide): read and rename the caller's tenant, and delete it with everything in it. After
 // the delete has answered, every key of the tenant is a 401 (a request in flight too), its documents are gone from the
 // read model, its tokens cannot be decrypted from the data dir with the master key, and other tenants are untouched.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// POST /tokenize and its alias POST /tokens/tokenize, through the HTTP API (API.md "Tokenize and detokenize").
+// POST /tokenize and its alias POST /tokens/tokenize, through the HTTP API ("Tokenize and detokenize" in the API guide).
 import { randomUUID } from 'node:crypto';
 import { asKey, createApplication, startTestApp, TestApp } from '../support/test-app';
 

@@ -1,5 +1,4 @@
-// POST /detokenize against callers trying to see more than their token:read rule shows (API.md "What a write may
-// reveal", "Tokenize and detokenize"): filters work on what the rule shows (the mask), never on the data; a redacted
+// POST /detokenize against callers trying to see more than their token:read rule shows (the promise of "What a write may reveal", "Tokenize and detokenize"): filters work on what the rule shows (the mask), never on the data; a redacted
 // token gives nothing, not even its length; a token outside the rules is the same 400 as one that does not exist; and
 // no error body or log line holds token data.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// API.md: files under VAULT_DATA_DIR are readable by their owner only (directories 0700, files 0600), every file any
+// Files under VAULT_DATA_DIR are readable by their owner only (directories 0700, files 0600), every file any
 // embedded store creates included: the event log, the read model and its rebuilds, the key store, the master key, and
 // the -wal/-shm files SQLite adds later. Runs under a permissive umask, as a library user's process would.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// errors.reactor over HTTP (API.md "Errors": no error body holds token data; "Reactors" step 5): the message of a failed
+// errors.reactor over HTTP ("Errors": no error body holds token data; "Reactors" step 5): the message of a failed
 // run goes to a caller who may use a token's data without seeing it and may not read the reactor's configuration, so
 // neither the data, the configuration's secrets nor the host the configuration points at comes back in it.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// POST /reactors/{id}/react and the vault's one promise (API.md "What a write may reveal"): reactor code sees the data
+// POST /reactors/{id}/react and the vault's one promise ("What a write may reveal" in the API guide): reactor code sees the data
 // whatever the caller's rule, so neither the args' shape nor the tokens made from the result may show the caller more of
 // a token than its own token:read rule does. Run with the official formulas, imported as the operator does.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// POST /tokenize against callers trying to learn about tokens they may not see (API.md "What a write may reveal"):
+// POST /tokenize against callers trying to learn about tokens they may not see ("What a write may reveal" in the API guide):
 // deduplication follows the same rule as POST /tokens, so a token in containers where the caller has no token:create
 // rule does not exist for it (a new token is created, and the answer looks as it does when nothing matches); the
 // answer shows each token through the caller's own token:create rule; refusals create nothing and quote no data;

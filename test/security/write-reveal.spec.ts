@@ -1,4 +1,4 @@
-// API.md "What a write may reveal": the attacks of issue 8 against the write paths, each through the HTTP API.
+// The promise of "What a write may reveal", attacked through the HTTP API on every write path.
 import { randomUUID } from 'node:crypto';
 import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 
