@@ -19,6 +19,7 @@ export const PATHS = {
   LOAD: join(HERE, 'load.mjs'),
   BASELINE: join(HERE, 'baseline-server.mjs'),
   FRAMEWORK_FLOOR: join(HERE, 'framework-floor-server.mjs'),
+  PROXY_DESTINATION: join(HERE, 'proxy-destination-server.mjs'),
   WORST_CASE_BODIES: join(HERE, 'worst-case-bodies.mjs'),
   MEILI_CATCH_UP: join(HERE, 'meili-catch-up.mjs'),
 };
@@ -50,7 +51,7 @@ export function createContext(opts) {
     /** Tokens kept for the search phase: { id, fingerprint, created_at, type, full, last4, customer_id }. */
     samples: [],
     mix: tokenMix({ seed: opts.seed, customers: Math.max(1000, Math.round(opts.tokens / 5)) }),
-    results: { machine: null, settings: null, baseline: null, framework_floor: null, create: null, load: null, lag: null, startup_at_n: null, latency_1conn: null, search: null, rebuild: null, meili_catch_up: null, memory: null, shutdown: null, worst_case_bodies: null, targets: null, warnings: [] },
+    results: { machine: null, settings: null, baseline: null, framework_floor: null, create: null, load: null, lag: null, startup_at_n: null, latency_1conn: null, search: null, rebuild: null, meili_catch_up: null, proxy: null, memory: null, shutdown: null, worst_case_bodies: null, targets: null, warnings: [] },
     /** Failures that do not stop the run (its other figures are still worth having) but make it exit 1 at the end. */
     failures: [],
     failed: false,

@@ -1,4 +1,4 @@
-// The framework floor (issue 13): a minimal NestJS application on @nestjs/platform-express, the repo's installed
+// The framework floor: a minimal NestJS application on @nestjs/platform-express, the repo's installed
 // versions, with one POST route that returns a constant JSON body (the baseline's), Nest's defaults otherwise (its
 // JSON body parser included). What any route of the service costs at the least on this adapter; the bench loads it
 // exactly like baseline-server.mjs. Plain ESM without a build step, so the decorators are applied as functions.

@@ -1,4 +1,4 @@
-// Catch-up speed of the Meilisearch read model (issue 9): the real Projector follows the bench's embedded event log
+// Catch-up speed of the Meilisearch read model: the real Projector follows the bench's embedded event log
 // into an empty Meilisearch read model under a fresh index prefix, for at most --seconds, and prints one JSON line with
 // events/s. Run by the rebuild phase of run.mjs when MEILI_URL is set; alone after `npm run build`:
 //   MEILI_URL=http://localhost:7700 MEILI_MASTER_KEY=… node scripts/bench/meili-catch-up.mjs --data-dir DIR [--seconds 60]

@@ -39,12 +39,12 @@ export function baseline(b, opts) {
 
 export const serviceIntro = () => lines('## Service', '');
 
-export function serviceStarted({ opts, started, dataDir, serviceLog, rateLimit }) {
+export function serviceStarted({ opts, started, dataDir, serviceLog, rateLimit, overrides = {} }) {
   return lines(
     `- command: node ${started.flags.map((a) => a + ' ').join('')}dist/apps/api/src/main.js, the flags of package.json's start script (pid ${started.pid}), started in ${started.startup_ms} ms, listening on 127.0.0.1:${started.port}`,
     `- VAULT_DATA_DIR=${dataDir} (fresh, embedded event store and read model; deleted at the end unless --keep-data)`,
     `- VAULT_RATE_LIMIT_PER_SECOND=${rateLimit} (default 2000 per key: raised so that the per-key limiter never throttles the benchmark; every request still passes through it)`,
-    `- VAULT_BOOTSTRAP_KEY=<random, 64 chars>; other settings at their defaults${Object.keys(opts.serviceEnv).length ? `, plus ${env(opts.serviceEnv)}` : ''}`,
+    `- VAULT_BOOTSTRAP_KEY=<random, 64 chars>; other settings at their defaults${Object.keys({ ...opts.serviceEnv, ...overrides }).length ? `, plus ${env({ ...opts.serviceEnv, ...overrides })}` : ''}`,
     `- service output (JSON logs): ${serviceLog}`,
   );
 }
@@ -264,7 +264,7 @@ export function shutdown(s) {
 
 export const worstCaseIntro = () => lines('## Phase 7: worst-case bodies (scripts/bench/worst-case-bodies.mjs, the built app in-process)', '');
 
-/** The targets of issue 5 with a verdict each; returns the printed summary and the targets for the JSON. */
+/** The first targets, set against the raw baseline, with a verdict each; returns the printed summary and the targets for the JSON. */
 export function summary(results, opts, created) {
   const s = results.search;
   const base = results.baseline.rps;
@@ -306,7 +306,7 @@ export function summary(results, opts, created) {
     '',
     table(['figure', 'measured', 'target', 'verdict'], rows),
     '',
-    ...(opts.tokens < 1_000_000 ? [`The targets of issue 5 are defined for 1,000,000 tokens on a 2-core machine; this run loaded ${int(opts.tokens)}.`] : []),
+    ...(opts.tokens < 1_000_000 ? [`These targets are defined for 1,000,000 tokens on a 2-core machine; this run loaded ${int(opts.tokens)}.`] : []),
     ...(m.cores !== 2 ? [`This machine has ${m.cores} cores; the targets assume 2.`] : []),
     `Load average at start ${m.load_average.join(' ')}, at the end ${m.load_average_at_end.join(' ')} (other work on the machine skews every figure).`,
     ...(results.warnings.length > 0 ? [`${results.warnings.length} warning(s) above.`] : []),
@@ -321,8 +321,8 @@ function worstCaseSpec(worstCase) {
   return ['worst-case bodies: longest event-loop hold', max === null ? null : `${ms(max)} (${endpoint})`, '≤ 50 ms', max, 50, 'max'];
 }
 
-// Issue 13: the framework floor, the 1-connection latency phase, start-up at N tokens, every throughput against both
-// the raw baseline and the floor, and the summary of issue 13's targets.
+// The framework floor, the 1-connection latency phase, start-up at N tokens, every throughput against both the raw
+// baseline and the floor, and the summary of the targets set against the floor.
 
 export const frameworkFloorIntro = () =>
   lines('## Framework floor: minimal NestJS application on @nestjs/platform-express (scripts/bench/framework-floor-server.mjs)', '', 'One POST route returning a constant JSON body (the baseline\'s), Nest\'s defaults otherwise; started and loaded exactly like the baseline.', '');
@@ -422,11 +422,18 @@ function throughputFigures(r) {
     rows.push(['audit: reveals, access records on (median of sequential runs)', r.audit.sequential.rps_on]);
     rows.push(['audit: reveals, access records off (median of sequential runs)', r.audit.sequential.rps_off]);
   }
+  if (r.proxy) {
+    const n = r.proxy.connections.throughput;
+    const paths = r.proxy.summary[n];
+    rows.push([`proxy: the destination directly (${n} conn., median of ${r.proxy.rounds})`, paths.direct.rps]);
+    rows.push([`proxy: through POST /proxy, no detokenization (${n} conn., median of ${r.proxy.rounds})`, paths.pass_through.rps]);
+    rows.push([`proxy: through POST /proxy, one token detokenized (${n} conn., median of ${r.proxy.rounds})`, paths.detokenized.rps]);
+  }
   return rows.filter(([, rps]) => Number.isFinite(rps));
 }
 
-/** The targets of issue 13 with a verdict each; returns the printed table and the targets for the JSON. */
-export function summaryIssue13(results, opts) {
+/** The targets set against the framework floor, with a verdict each; returns the printed table and the targets for the JSON. */
+export function summaryFloorTargets(results, opts) {
   const floor = results.framework_floor?.rps ?? null;
   const l = results.latency_1conn;
   const kinds = Object.entries(l?.kinds ?? {});
@@ -489,13 +496,65 @@ export function summaryIssue13(results, opts) {
   const targets = rows.map(([figure, measured, target, verdict]) => ({ figure: figure.trim(), measured, target, verdict }));
   const text = lines(
     '',
-    `## Summary of issue 13's targets: framework floor ${floor ? rateCell(floor) : '—'}${results.baseline ? `, raw baseline ${rateCell(results.baseline.rps)}` : ''}`,
+    `## Summary of the targets set against the framework floor: floor ${floor ? rateCell(floor) : '—'}${results.baseline ? `, raw baseline ${rateCell(results.baseline.rps)}` : ''}`,
     '',
     table(['figure', 'measured', 'target', 'verdict'], rows),
     '',
-    ...(opts.tokens < 1_000_000 ? [`Issue 13's targets are defined for 1,000,000 tokens on a 2-core machine; this run loaded ${int(opts.tokens)}.`] : []),
+    ...(opts.tokens < 1_000_000 ? [`These targets are defined for 1,000,000 tokens on a 2-core machine; this run loaded ${int(opts.tokens)}.`] : []),
     ...(opts.lagRate !== 1000 ? [`The lag target is defined at 1,000 creates/s; this run asked for ${int(opts.lagRate)} (--lag-rate), so its verdict is n/a.`] : []),
     '',
   );
   return { text, targets };
+}
+
+// The proxy phase: the destination directly and through POST /proxy, at 1 connection and at --connections.
+
+export function proxyIntro(opts, port, rounds) {
+  return lines(
+    `## Proxy: the destination directly and through POST /proxy (1 connection, then ${opts.connections}; ${rounds} rounds of ${opts.duration} s a path)`,
+    '',
+    `Destination: scripts/bench/proxy-destination-server.mjs (node:http, its own process) on 127.0.0.1:${port}, answering the raw baseline's small JSON body; the service runs with VAULT_PROXY_ALLOWED_HOSTS=127.0.0.1:${port}. ` +
+      'Caller: a private application with token:use only (its implicit rule masks, so every answer passes the flow-back guard). Proxy: require_auth true, no transforms. ' +
+      `Each connection count runs ${rounds} rounds of the three paths in alternating order; every figure is the median of the rounds, an overhead the median of each round's difference.`,
+    '',
+  );
+}
+
+export function proxy(p, opts) {
+  const LABELS = { direct: 'the destination directly', pass_through: 'through POST /proxy, no detokenization', detokenized: 'through POST /proxy, one {{ token }} detokenized' };
+  const n = p.connections.throughput;
+  const rows = Object.entries(p.summary).flatMap(([connections, paths]) =>
+    Object.entries(paths).map(([name, r]) => [
+      LABELS[name],
+      connections,
+      rateCell(r.rps),
+      Number(connections) === n && p.framework_floor_rps ? pct(r.rps / p.framework_floor_rps) : null,
+      ms(r.p50),
+      ms(r.p99),
+      r.p50_per_round.map((v) => ms(v)).join(', '),
+      r.service_cpu_us_per_request === null ? `(idle: ${int(r.service_idle_cpu_ms_per_s)} ms/s)` : `${int(r.service_cpu_us_per_request)} µs`,
+      int(r.failed),
+    ]),
+  );
+  const o = p.overhead_1conn_ms;
+  const share = (name) => `${rateCell(p.summary[n][name].rps)} (${pct(p.share_of_floor[name]) ?? 'no floor in this run'})`;
+  return lines(
+    table(['path', 'connections', 'req/s', 'of the floor', 'p50', 'p99', 'p50 of each round', 'service CPU per request', 'non-2xx + errors'], rows),
+    '',
+    table(
+      ['figure', 'measured', 'target', 'verdict'],
+      [
+        ['pass-through overhead p50, 1 connection (through − direct)', ms(o.pass_through.p50), `≤ ${p.targets.overheadP50Ms} ms`, p.verdicts.overhead_p50],
+        ['pass-through overhead p99, 1 connection', ms(o.pass_through.p99), '(info)', '—'],
+        ['with one token detokenized: overhead p50 / p99, 1 connection', `${ms(o.detokenized.p50)} / ${ms(o.detokenized.p99)}`, '(info)', '—'],
+        [`pass-through throughput, ${n} connections, of the framework floor`, share('pass_through'), `≥ ${pct(p.targets.floorShare)} of the floor`, p.verdicts.throughput],
+        [`with one token detokenized, ${n} connections`, share('detokenized'), '(info)', '—'],
+      ],
+    ),
+    '',
+    `The floor is the framework-floor run of this bench run (${p.framework_floor_rps ? rateCell(p.framework_floor_rps) : '—'}, ${opts.connections} connections). ` +
+      'Through the proxy the destination shares the cores with the service and the load generator, as it does when loaded directly. ' +
+      `Service CPU per request: user and system time of the service process (every thread) over the run's answers. Load average before the phase ${p.load_average.before.join(' ')}, after ${p.load_average.after.join(' ')}.`,
+    '',
+  );
 }

@@ -87,6 +87,13 @@ export function readMemory(pid) {
   }
 }
 
+/** User plus system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+export function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** The last `count` lines of a file (reads at most its last max(64 KiB, 512 bytes a line)). */
 export function tailFile(path, count = 40) {
   let fd;

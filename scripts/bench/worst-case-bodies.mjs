@@ -3,7 +3,7 @@
 // and the worst it must refuse (1 MiB of it), starts the built API in this process on a temp data dir, sends each
 // body several times with fetch, and reports the longest the API's event loop was held (perf_hooks
 // monitorEventLoopDelay, 1 ms resolution, running in the API's own process). API.md's target: 50 ms per request.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { jsonOfWords, words } from './proxy-destination-server.mjs';
 import { ms, table } from './util.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -158,6 +159,50 @@ const atTheCaps = {
   members: () => `{"query":{${many(20_000, (i) => `"${i.toString(36).padStart(4, '0')}":0`).join(',')}}}`,
 };
 
+/** A Luhn-valid 16-digit card number starting 4, distinct for each `n`. */
+const cardNumber = (n) => {
+  const digits = `4${String(n).padStart(14, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < 15; i++) {
+    let d = Number(digits[14 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return digits + String((10 - (sum % 10)) % 10);
+};
+
+/**
+ * The largest proxied JSON body a detokenization reads: exactly 1 MiB, 100 `{{ <id> }}` (the most a body may hold) and
+ * strings of words (no `{{`) filling the rest of the 10,000 values a detokenized body may hold.
+ */
+const largestProxied = (ids) => {
+  const prefix = `{"cards":[${ids.map((id) => JSON.stringify(`{{ ${id} }}`)).join(',')}],"items":[`;
+  const suffix = ']}';
+  // The detokenizer reads the body inside an object of its own ({ body }), which counts as one of the 10,000 values.
+  const count = 10_000 - 4 - ids.length; // that object, the body, its two arrays, the expressions
+  const room = MiB - prefix.length - suffix.length - (count - 1) - 2 * count; // commas, quotes
+  const length = Math.floor(room / count);
+  const items = many(count, (i) => words(length + (i === count - 1 ? room - length * count : 0), i + 1));
+  const body = prefix + items.map((item) => JSON.stringify(item)).join(',') + suffix;
+  if (Buffer.byteLength(body) !== MiB) throw new Error(`the largest proxied body is ${Buffer.byteLength(body)} bytes`);
+  return body;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The proxies' destination: node:http in its own process (what it spends is not this process's event loop)
+
+const destination = spawn(process.execPath, [join(HERE, 'proxy-destination-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
+process.on('exit', () => destination.kill('SIGTERM'));
+const destinationPort = await new Promise((resolvePort, reject) => {
+  let buffer = '';
+  destination.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    const line = buffer.split('\n').find((l) => l.includes('"proxy destination listening"'));
+    if (line) resolvePort(JSON.parse(line).port);
+  });
+  destination.once('exit', (code) => reject(new Error(`the proxy destination exited with ${code}`)));
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // The API, in this process
 
@@ -173,16 +218,23 @@ const MAX_DATA = MAX_TOKEN_DATA_LENGTH ?? 65_536;
 
 const dataDir = mkdtempSync(join(os.tmpdir(), 'vault-worst-case-'));
 const bootstrapKey = randomBytes(24).toString('base64url');
-const config = loadConfig({ VAULT_DATA_DIR: dataDir, VAULT_BOOTSTRAP_KEY: bootstrapKey, VAULT_LOG_LEVEL: 'error', VAULT_RATE_LIMIT_PER_SECOND: '1000000', VAULT_EXPIRY_SWEEP_MS: '0' });
+const config = loadConfig({
+  VAULT_DATA_DIR: dataDir,
+  VAULT_BOOTSTRAP_KEY: bootstrapKey,
+  VAULT_LOG_LEVEL: 'error',
+  VAULT_RATE_LIMIT_PER_SECOND: '1000000',
+  VAULT_EXPIRY_SWEEP_MS: '0',
+  VAULT_PROXY_ALLOWED_HOSTS: `127.0.0.1:${destinationPort}`,
+});
 const app = await createApp(config);
 await app.listen(0, '127.0.0.1');
 const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
 
-const call = async (method, path, key, body, contentType = 'application/json') => {
+const call = async (method, path, key, body, contentType = 'application/json', headers = {}) => {
   const started = performance.now();
   const response = await fetch(base + path, {
     method,
-    headers: { 'svc-api-key': key, ...(body === undefined ? {} : { 'content-type': contentType }) },
+    headers: { 'svc-api-key': key, ...(body === undefined ? {} : { 'content-type': contentType }), ...headers },
     body,
   });
   const text = await response.text();
@@ -225,8 +277,23 @@ const user = await created('application', call('POST', '/applications', admin, J
   rules: [{ priority: 1, container: '/', transform: 'mask', permissions: ['token:use'] }],
 })));
 const used = await created('token', call('POST', '/tokens', holder.key, JSON.stringify({ type: 'social_security_number', data: '078-05-1120' })));
+// Proxies: a caller whose rule masks (token:use and token:read), so every value it detokenizes is looked for in what
+// comes back and replaced by its mask; 100 card tokens for it to detokenize; a proxy to the destination.
+const masked = await created('application', call('POST', '/applications', admin, JSON.stringify({
+  name: 'proxy caller',
+  type: 'private',
+  permissions: ['token:use', 'token:read'],
+  rules: [{ priority: 1, container: '/', transform: 'mask', permissions: ['token:use', 'token:read'] }],
+})));
+const cards = [];
+for (let i = 0; i < 100; i += 25) {
+  cards.push(...(await Promise.all(many(25, (j) => created('token', call('POST', '/tokens', holder.key, JSON.stringify({ type: 'card_number', data: cardNumber(1000 + i + j) })))))));
+}
+const proxied = await created('proxy', call('POST', '/proxies', admin, JSON.stringify({ name: 'destination', destination_url: `http://127.0.0.1:${destinationPort}`, require_auth: true })));
+const viaProxy = { 'svc-proxy-key': proxied.key };
+const oneCard = JSON.stringify({ card_number: `{{ ${cards[0].id} }}`, amount: 1999 });
 
-/** [endpoint, case, method, path, key, body text, statuses expected, content type] */
+/** [endpoint, case, method, path, key, body text, statuses expected, content type, other headers] */
 const cases = [
   ['POST /applications', 'largest valid body (30 permissions, 100 rules at the cap on their JSON)', 'POST', '/applications', admin, JSON.stringify(maxApplication()), [201]],
   ['POST /applications', 'refused: 1 MiB, invalid at its end', 'POST', '/applications', admin, refused.invalidAtTheEnd(), [400]],
@@ -265,6 +332,15 @@ const cases = [
   ['GET /reactor-formulas', '100 per page, name pattern', 'GET', '/reactor-formulas?name=*n*&page=1&size=100', admin, undefined, [200]],
   ['POST /reactors/{id}/react', 'the largest result (20,000 members), no token used', 'POST', `/reactors/${reactor.id}/react`, user.key, JSON.stringify({ args: {} }), [200]],
   ['POST /reactors/{id}/react', 'the largest result, each of its 20,000 entries holding a token the caller may not see', 'POST', `/reactors/${reactor.id}/react`, user.key, JSON.stringify({ args: { a: `{{ ${used.id} }}` } }), [200]],
+  ['POST /proxy', 'largest JSON body (1 MiB, 9,896 strings, 100 tokens detokenized), echoed: 100 values looked for and masked in 1 MiB', 'POST', '/proxy/echo', masked.key, largestProxied(cards.map((c) => c.id)), [200], 'application/json', viaProxy],
+  ['POST /proxy', "largest destination answer (1 MiB of JSON strings of words), one token detokenized: the guard reads it all", 'POST', `/proxy/answer/json?bytes=${MiB}`, masked.key, oneCard, [200], 'application/json', viaProxy],
+  ['POST /proxy', 'destination answer of 1 MiB of plain text of words, one token detokenized', 'POST', `/proxy/answer/text?bytes=${MiB}`, masked.key, oneCard, [200, 502], 'application/json', viaProxy],
+  ['POST /proxy', 'destination answer of 1 MiB of nested %-, \\u and &# escapes: 6 decoded readings, one token', 'POST', `/proxy/answer/escapes?bytes=${MiB}`, masked.key, oneCard, [200, 502], 'application/json', viaProxy],
+  ['POST /proxy', 'destination answer of 1 MiB of base64 of base64 of base64, one token', 'POST', `/proxy/answer/base64?bytes=${MiB}`, masked.key, oneCard, [200, 502], 'application/json', viaProxy],
+  ['POST /proxy', '1 MiB of 350,000 empty objects, no expression (parsed and written again to look for one), echoed', 'POST', '/proxy/echo', masked.key, refused.emptyObjects(), [200], 'application/json', viaProxy],
+  ['POST /proxy', 'refused: 1 MiB of 350,000 empty objects and one expression (over the 10,000 values)', 'POST', '/proxy/echo', masked.key, padded(ALMOST, `{"card":"{{ ${cards[0].id} }}","items":[`, '{}', ']}'), [400], 'application/json', viaProxy],
+  ['POST /proxy', 'refused: a destination answer over 1 MiB', 'POST', `/proxy/answer/json?bytes=${MiB + 1}`, masked.key, oneCard, [502], 'application/json', viaProxy],
+  ['POST /proxy', 'refused: over 1 MiB', 'POST', '/proxy/echo', masked.key, refused.tooLarge(), [413], 'application/json', viaProxy],
   ['GET /permissions', 'baseline: a small read', 'GET', '/permissions', holder.key, undefined, [200]],
 ];
 
@@ -276,8 +352,8 @@ delay.enable();
 const rows = [];
 const results = [];
 let failed = false;
-for (const [endpoint, what, method, path, key, body, expected, contentType] of cases) {
-  const first = await call(method, path, key, body, contentType);
+for (const [endpoint, what, method, path, key, body, expected, contentType, headers] of cases) {
+  const first = await call(method, path, key, body, contentType, headers);
   if (!expected.includes(first.status)) {
     failed = true;
     process.stderr.write(`worst-case-bodies: ${endpoint} (${what}) answered ${first.status}, expected ${expected.join(' or ')}: ${first.text.slice(0, 300)}\n`);
@@ -288,7 +364,7 @@ for (const [endpoint, what, method, path, key, body, expected, contentType] of c
     // Let the timers of the previous request settle, then measure this one alone.
     await new Promise((r) => setTimeout(r, 20));
     delay.reset();
-    const { status, ms: took } = await call(method, path, key, body, contentType);
+    const { status, ms: took } = await call(method, path, key, body, contentType, headers);
     await new Promise((r) => setImmediate(r));
     delays.push(delay.max / 1e6);
     slowest = Math.max(slowest, took);
@@ -303,6 +379,7 @@ for (const [endpoint, what, method, path, key, body, expected, contentType] of c
 }
 delay.disable();
 await app.close();
+destination.kill('SIGTERM');
 rmSync(dataDir, { recursive: true, force: true });
 
 const byEndpoint = new Map();

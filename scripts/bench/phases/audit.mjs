@@ -1,4 +1,4 @@
-// Audit: the throughput cost of access records (issue 12: at most 10%). A reveal-heavy load, GET /tokens/{id} by an
+// Audit: the throughput cost of access records (target: at most 10%). A reveal-heavy load, GET /tokens/{id} by an
 // application whose rule reveals, --connections connections for --duration seconds a run, against the service with
 // access records on (the default) and off (VAULT_AUDIT_ACCESS_RECORDS=false), on the same data, two ways:
 // - sequential: one service restarted on the same data dir before every run, ROUNDS runs each in ABBA order, the
@@ -10,14 +10,14 @@
 // One token is read over and over: the cheapest reveal there is, so the records' share of the cost is at its largest.
 // The audit stream is counted in the event log file after each run: on, at least one record per 2xx; off, none.
 import { spawn } from 'node:child_process';
-import { closeSync, cpSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, cpSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { checkStatuses, expectStatus } from '../api.mjs';
 import { BenchError, PATHS } from '../context.mjs';
 import { runLoad, stopChild, waitForLine } from '../processes.mjs';
 import { enterPhase, restartService, serviceEnv, START_FLAGS, stopService, startService } from '../service.mjs';
-import { int, pct, request, table } from '../util.mjs';
+import { cpuSeconds, int, pct, request, table } from '../util.mjs';
 
 /** Sequential runs per setting. */
 const ROUNDS = 4;
@@ -198,13 +198,6 @@ const median = (values) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-
-/** User plus system CPU seconds the process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
-function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** The tenant's access records in a data dir's event log, read through a read-only connection beside the service's. */
 function auditRecords(dataDir, tenantId) {

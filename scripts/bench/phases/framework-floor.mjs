@@ -1,4 +1,4 @@
-// Framework floor (issue 13): a minimal NestJS application on @nestjs/platform-express (../framework-floor-server.mjs)
+// Framework floor: a minimal NestJS application on @nestjs/platform-express (../framework-floor-server.mjs)
 // started and loaded exactly like the raw node:http baseline, so every throughput can also be given as a share of
 // what the framework itself allows on this machine.
 import { checkStatuses } from '../api.mjs';

@@ -1,4 +1,4 @@
-// 1-connection latency (issue 13): each query kind of the search mix, one request at a time on one keep-alive
+// 1-connection latency: each query kind of the search mix, one request at a time on one keep-alive
 // connection, every execution a first run: no query text repeats within the phase (latency-kinds.mjs), and the phase
 // runs on a freshly restarted service (after startup-at-n), so no result or total cache can answer it. Warm-up
 // requests (their own texts, with --warmup > 0), every kind's before any kind is timed, only warm the code (V8

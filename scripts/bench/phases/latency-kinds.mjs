@@ -1,4 +1,4 @@
-// The query kinds of the 1-connection latency phase (issue 13): the search phase's nine kinds, each as a list of
+// The query kinds of the 1-connection latency phase: the search phase's nine kinds, each as a list of
 // bodies whose query text never repeats within the run's latency phase, so that no execution can be answered from a
 // result or total cache (the service keeps exact totals per query text). The values come from the sampled tokens, or
 // are generated (customer ids, last 4 digits, date-time bounds a second apart); the selective kinds and the OR kind

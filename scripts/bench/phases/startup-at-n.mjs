@@ -1,4 +1,4 @@
-// Start-up at N tokens (issue 13: ≤ 10 s at 1,000,000): after loading, the service is stopped (it must exit 0 on
+// Start-up at N tokens (target: ≤ 10 s at 1,000,000): after loading, the service is stopped (it must exit 0 on
 // SIGTERM) and started again on the same data dir with the run's settings; the time runs from the spawn until
 // GET /health/ready first answers 200 (polled every POLL_MS once the port is known). The data's files were just
 // written, so they are in the OS page cache: this is a restart, not a cold boot.
