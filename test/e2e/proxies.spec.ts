@@ -200,19 +200,23 @@ describe('proxies', () => {
       expect(put.status).toBe(403);
       expect(Object.keys(put.body.errors)).toEqual(['destination_url']);
       expect((await admin().get(`/proxies/${proxy.id}`)).body.destination_url).toBe(DESTINATION);
-      // A PUT that keeps the destination states everything anew: allowed.
+      // Nor by giving the destination it has: whether a PUT or PATCH is refused must not tell what is stored.
       const same = await as(writer.key).put(`/proxies/${proxy.id}`, aProxy({ name: 'Same place', configuration: { api_key: 'new' } }));
-      expect(same.status).toBe(200);
-      for (const field of HIDDEN) expect(same.body).not.toHaveProperty(field);
+      expect(same.status).toBe(403);
+      expect((await as(writer.key).patch(`/proxies/${proxy.id}`, { destination_url: DESTINATION })).status).toBe(403);
     });
 
-    it('may not change what runs while keeping configuration it did not give (403 naming configuration)', async () => {
+    it('may not change what runs unless it removes the whole configuration (403 naming configuration)', async () => {
       const proxy = await create();
       const patched = await as(writer.key).patch(`/proxies/${proxy.id}`, { request_transform: { code: 'module.exports = async (req) => ({ body: req.configuration });' } });
       expect(patched.status).toBe(403);
       expect(Object.keys(patched.body.errors)).toEqual(['configuration']);
-      const whole = await as(writer.key).patch(`/proxies/${proxy.id}`, { require_auth: false, configuration: { api_key: 'replaced' } });
-      expect(whole.status).toBe(200);
+      // Restating the configuration as stored is refused too (else a refusal would tell a guess from the secret).
+      expect((await as(writer.key).patch(`/proxies/${proxy.id}`, { require_auth: false, configuration: { api_key: SECRET } })).status).toBe(403);
+      // Removing the whole configuration keeps no secret: then what runs may change.
+      const cleared = await as(writer.key).patch(`/proxies/${proxy.id}`, { require_auth: false, configuration: null });
+      expect(cleared.status).toBe(200);
+      expect((await admin().get(`/proxies/${proxy.id}`)).body).toMatchObject({ require_auth: false, configuration: {} });
     });
 
     it('answers 403 to a key holding no proxy permission, on every route', async () => {

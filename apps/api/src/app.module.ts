@@ -21,6 +21,7 @@ import { TenantsController } from './tenants/tenants.controller';
 import { ProxiesController } from './proxies/proxies.controller';
 import { ProxyInvocationController } from './proxies/proxy-invocation.controller';
 import { CallerLivenessInterceptor } from './http/caller-liveness.interceptor';
+import { API_KEY_RATE_LIMITER, RateLimiter } from './http/rate-limiter';
 
 export function appModule(config: VaultConfig) {
   @Module({
@@ -42,6 +43,7 @@ export function appModule(config: VaultConfig) {
       ProxyInvocationController,
     ],
     providers: [
+      { provide: API_KEY_RATE_LIMITER, useFactory: () => new RateLimiter(config.rateLimitPerSecond) },
       ExpirySweeper,
       AuditRetentionSweeper,
       { provide: APP_GUARD, useClass: AccessGuard },

@@ -4,10 +4,10 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { Authenticator, Principal } from '@vault/application';
 import { DomainError } from '@vault/domain';
-import { VAULT_CONFIG, VaultConfig, VaultMetrics } from '@vault/nest';
+import { VaultMetrics } from '@vault/nest';
 import { ACCESS, Access, API_KEY_HEADER, lacksPermission, RATE_LIMITED } from './access.decorators';
 import { problem } from './problem';
-import { RateLimiter } from './rate-limiter';
+import { API_KEY_RATE_LIMITER, RateLimiter } from './rate-limiter';
 
 export type AuthenticatedRequest = Request & { principal: Principal };
 
@@ -23,10 +23,10 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
-    @Inject(VAULT_CONFIG) config: VaultConfig,
+    @Inject(API_KEY_RATE_LIMITER) limiter: RateLimiter,
     private readonly metrics: VaultMetrics,
   ) {
-    this.limiter = new RateLimiter(config.rateLimitPerSecond);
+    this.limiter = limiter;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -38,3 +38,9 @@ export class RateLimiter {
     }
   }
 }
+
+/**
+ * The one bucket per API key every route takes from (the access guard's, and the proxy invocation's, which authenticates
+ * by itself): a key gets VAULT_RATE_LIMIT_PER_SECOND in all, not once per place that checks it.
+ */
+export const API_KEY_RATE_LIMITER = Symbol('ApiKeyRateLimiter');

@@ -14,7 +14,7 @@ const readBytes = raw({ limit: '1mb', type: () => true });
 
 const READ_ERRORS: Record<string, [number, string]> = {
   'entity.too.large': [413, 'The request body is larger than 1 MiB.'],
-  'encoding.unsupported': [415, 'The request body encoding is not supported (identity, gzip, deflate, br or zstd).'],
+  'encoding.unsupported': [415, 'The request body encoding is not supported (identity, gzip, deflate or br).'],
   'request.size.invalid': [400, 'The request body is shorter or longer than its Content-Length.'],
   'request.aborted': [400, 'The request was aborted before its body was read.'],
 };

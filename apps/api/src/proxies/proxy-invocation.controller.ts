@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { TENANT_KEYS, VAULT_CONFIG, VaultBus, VaultConfig, VaultMetrics } from '@vault/nest';
 import { Public, RATE_LIMITED } from '../http/access.decorators';
 import { problem } from '../http/problem';
-import { RateLimiter } from '../http/rate-limiter';
+import { API_KEY_RATE_LIMITER, RateLimiter } from '../http/rate-limiter';
 import { PROXY_ERROR_HEADER } from './proxy-bodies';
 import { ApiProxyInvocation } from './proxy-invocation.dto';
 
@@ -39,13 +39,23 @@ const NOT_FORWARDED = new Set([
 ]);
 
 const PROXY_KEY_PARAMETER = 'svc-proxy-key';
-const PROXY_ERROR_HEADER_NAME = PROXY_ERROR_HEADER.toLowerCase();
+/**
+ * Never passed on from an answer: only the vault says an answer is its own (SVC-PROXY-ERROR), and the vault sets the
+ * policy its origin serves the answer under (a destination's own would loosen it, or widen a service worker's scope).
+ */
+const DROPPED_ANSWER_HEADERS = new Set([
+  PROXY_ERROR_HEADER.toLowerCase(),
+  'content-security-policy',
+  'content-security-policy-report-only',
+  'x-content-type-options',
+  'service-worker-allowed',
+]);
 
 @ApiTags('Proxies')
 @Controller('proxy')
 export class ProxyInvocationController {
-  private readonly callers: RateLimiter;
   private readonly anonymous: RateLimiter;
+  private readonly anonymousAddresses: RateLimiter;
 
   constructor(
     private readonly bus: VaultBus,
@@ -53,9 +63,10 @@ export class ProxyInvocationController {
     private readonly metrics: VaultMetrics,
     @Inject(VAULT_CONFIG) config: VaultConfig,
     @Inject(TENANT_KEYS) private readonly tenantKeys: TenantKeys,
+    @Inject(API_KEY_RATE_LIMITER) private readonly callers: RateLimiter,
   ) {
-    this.callers = new RateLimiter(config.rateLimitPerSecond);
     this.anonymous = new RateLimiter(config.proxyAnonymousRatePerSecond);
+    this.anonymousAddresses = new RateLimiter(config.proxyAnonymousRatePerSecond * 10);
   }
 
   // `/proxy/<path>`. Express lets a GET route take HEAD too: invoke() answers it 405, as it does every other method.
@@ -136,6 +147,10 @@ export class ProxyInvocationController {
         res.setHeader('Allow', [...METHODS].join(', '));
         throw new HttpException(problem(405, `A proxy is invoked with ${[...METHODS].join(', ')}.`), 405);
       }
+      // A page of a destination must not install a service worker over the vault's own pages.
+      if (req.headers['service-worker'] !== undefined) {
+        throw new HttpException(problem(403, 'A proxy does not serve service worker scripts.'), 403);
+      }
       const { path, query, keyInQuery } = splitUrl(req.originalUrl);
       const proxyKey = single(req.headers['svc-proxy-key']) ?? keyInQuery;
       const proxyUrl = single(req.headers['svc-proxy-url']);
@@ -158,10 +173,13 @@ export class ProxyInvocationController {
       const grouped = new Map<string, string[]>();
       for (const [name, value] of answer.headers) {
         // Only the vault says an answer is its own: the destination's (or a transform's) SVC-PROXY-ERROR is dropped.
-        if (name.toLowerCase() === PROXY_ERROR_HEADER_NAME) continue;
+        if (DROPPED_ANSWER_HEADERS.has(name.toLowerCase())) continue;
         grouped.set(name, [...(grouped.get(name) ?? []), value]);
       }
       for (const [name, values] of grouped) res.setHeader(name, values.length === 1 ? values[0] : values);
+      // The answer is served from the vault's origin: whatever it is, a browser runs no script of it there.
+      res.setHeader('content-security-policy', "sandbox; default-src 'none'; frame-ancestors 'none'");
+      res.setHeader('x-content-type-options', 'nosniff');
       res.setHeader('content-length', answer.body.length);
       res.end(answer.body);
       this.metrics.proxyInvoked(answer.status, false, answer.destinationMs / 1000);
@@ -176,8 +194,11 @@ export class ProxyInvocationController {
     const apiKey = single(req.headers['svc-api-key']);
     if (apiKey === null) {
       // Per proxy key and client address: an anonymous proxy is an open door, and guessing keys goes through here too.
-      const bucket = `${createHash('sha256').update(proxyKey ?? '').digest('base64url')}|${req.socket.remoteAddress ?? ''}`;
+      const address = req.socket.remoteAddress ?? '';
+      const bucket = `${createHash('sha256').update(proxyKey ?? '').digest('base64url')}|${address}`;
       this.limit(this.anonymous.take(bucket));
+      // And per address over every key, ten times that: guessing keys, each its own bucket above, is bounded here.
+      this.limit(this.anonymousAddresses.take(address));
       return null;
     }
     const principal = await this.authenticator.authenticate(apiKey);

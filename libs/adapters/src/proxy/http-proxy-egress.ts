@@ -110,6 +110,10 @@ class Exchange {
     this.incoming = response;
     const coding = contentCoding(response.headers['content-encoding']);
     if (coding === undefined) return this.fail('unreachable');
+    // Node undoes `chunked` only: a body framed with another transfer coding (`gzip, chunked`) would pass on still
+    // coded, where nothing can check what it holds.
+    const framing = response.headers['transfer-encoding'];
+    if (framing !== undefined && framing.trim().toLowerCase() !== 'chunked') return this.fail('unreachable');
     // A compressed body is never much larger than its decoded form; the bound stops endless empty blocks.
     const receivedLimit = coding === null ? this.maxBytes : 2 * this.maxBytes + 1024;
     const declared = response.headers['content-length'];

@@ -53,7 +53,7 @@ export class ProxyUpdater {
         const { body, patch } = change(before);
         const application = await proxyApplication(this.events, proxyApplicationId(body));
         const valid = validateProxyInput(body, { tenantId, application, hosts: this.hosts });
-        assertProxyChangeAllowed({ canRead: caller.principal.permissions.has('proxy:read'), ...proxyChange(before, valid, patch) });
+        assertProxyChangeAllowed({ canRead: caller.principal.permissions.has('proxy:read'), ...proxyChange(patch) });
         await assertTransformsCompile(this.checker, valid, tenantId);
         secrets = { key: opened.key, ...valid };
         const content = await sealProxy(this.crypto, tenantId, id, valid, opened.key, proxy.key_hash);

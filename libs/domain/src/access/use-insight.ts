@@ -53,6 +53,9 @@ export const detokenizeAccess = (
 export const SHAPING_NEEDS_REVEAL_MESSAGE =
   "Shaping a token's data (filters, or an expression inside a longer string) needs a token:read rule that reveals the token; pass the expression alone, as the whole string, without filters.";
 
+export const FILTERS_NEED_REVEAL_MESSAGE =
+  "Filters on a token's data need a token:read rule that reveals the token; pass the expression without filters.";
+
 /**
  * A filter chain or an expression spliced into a longer string chooses which part of the data lands where the code may
  * copy it into `raw`: allowed only on tokens the caller's token:read rule reveals. With `splices: 'whole'` (a proxy's
@@ -71,11 +74,12 @@ export const assertShapingRevealed = (
     (expression) => shapes(expression) && readInsight.has(expression.tokenId) && readInsight.get(expression.tokenId) !== 'reveal',
   );
   if (shaped.length === 0) return;
+  const reason = options.splices === 'whole' ? FILTERS_NEED_REVEAL_MESSAGE : SHAPING_NEEDS_REVEAL_MESSAGE;
   const paths = [...new Set(shaped.map(({ path }) => path))];
   const more = paths.length > 1 ? ` (and ${paths.length - 1} more, named in errors)` : '';
   throw new DomainError(
     'forbidden',
     `The detokenization expression at ${paths[0]}${more} shapes a token's data, which needs a reveal rule for token:read on it.`,
-    fieldErrorsOf(paths.map((path) => [path, [SHAPING_NEEDS_REVEAL_MESSAGE]] as const)),
+    fieldErrorsOf(paths.map((path) => [path, [reason]] as const)),
   );
 };

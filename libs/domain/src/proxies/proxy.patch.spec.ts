@@ -111,8 +111,8 @@ describe('a merge-patched proxy validates as a PUT', () => {
 /** What the handler does with a PATCH (patch given) or a PUT (body given): merge, validate, then ask the rule. */
 const change = (request: { patch: Record<string, unknown> } | { put: Record<string, unknown> }, canRead: boolean, from: ValidProxy = stored) => () => {
   const body = 'patch' in request ? mergeProxyPatch(proxyBodyOf(from), request.patch) : request.put;
-  const next = validateProxyInput(body, context);
-  assertProxyChangeAllowed({ canRead, ...proxyChange(from, next, 'patch' in request ? request.patch : null) });
+  validateProxyInput(body, context);
+  assertProxyChangeAllowed({ canRead, ...proxyChange('patch' in request ? request.patch : null) });
 };
 
 const NEEDS_READ_FOR_DESTINATION = expect.objectContaining({ kind: 'forbidden', errors: { destination_url: [DESTINATION_NEEDS_READ_MESSAGE] } });
@@ -122,21 +122,19 @@ describe('a PATCH without proxy:read', () => {
   it.each<[string, Record<string, unknown>]>([
     ['renames the proxy', { name: 'Renamed' }],
     ['changes the application', { application: null }],
-    ['restates the destination in another spelling', { destination_url: 'HTTPS://API.EXAMPLE.COM:443/v1/charges' }],
-    ['changes the transforms and restates the whole configuration', { request_transforms: [MASK], configuration: { api_key: 'sk_live_new', region: 'us' } }],
-    ['turns off authentication and restates the whole configuration', { require_auth: false, configuration: { api_key: 'sk_live_5ecret', region: 'eu' } }],
-    ['replaces the configuration: every old setting removed or given anew', { configuration: { api_key: 'sk_live_new', region: null, timeout: '5' } }],
     ['removes the whole configuration and changes the transforms', { configuration: null, response_transform: { code: 'return 1;' } }],
+    ['removes the whole configuration and turns off authentication', { configuration: null, require_auth: false }],
   ])('is allowed when it %s', (_title, patch) => {
     expect(change({ patch }, false)).not.toThrow();
   });
 
-  it('is allowed to change the transforms of a proxy that holds no configuration', () => {
-    expect(change({ patch: { request_transforms: [MASK], require_auth: false } }, false, aValidProxy({ configuration: {} }))).not.toThrow();
+  it('is refused the transforms even of a proxy that holds no configuration: whether it holds one is not for it to learn', () => {
+    expect(change({ patch: { request_transforms: [MASK], require_auth: false } }, false, aValidProxy({ configuration: {} }))).toThrow(NEEDS_READ_FOR_CONFIGURATION);
   });
 
   it.each<[string, Record<string, unknown>]>([
     ['moves the destination to another listed host', { destination_url: 'http://localhost:8080/hook' }],
+    ['restates the destination, even in the spelling stored (whether it is tells what is stored)', { destination_url: 'https://api.example.com/v1/charges' }],
     ['moves the destination to another path of the same host', { destination_url: 'https://api.example.com/v2/charges' }],
     ['moves the destination, even giving the whole configuration anew', { destination_url: 'http://localhost:8080/hook', configuration: { api_key: 'k', region: 'r' } }],
     ['moves the destination and changes the transforms while keeping the configuration', { destination_url: 'http://localhost:8080/hook', request_transforms: [] }],
@@ -152,7 +150,9 @@ describe('a PATCH without proxy:read', () => {
     ['changes one setting', { configuration: { api_key: 'sk_live_new' } }],
     ['adds a setting', { configuration: { timeout: '5' } }],
     ['removes one setting', { configuration: { region: null } }],
-  ])('is refused, naming configuration, when it keeps settings it does not give anew and %s', (_title, patch) => {
+    ['restates the whole configuration (whether it is whole tells what is stored)', { configuration: { api_key: 'sk_live_5ecret', region: 'eu' } }],
+    ['restates what is stored', { require_auth: true }],
+  ])('is refused, naming configuration, when it %s', (_title, patch) => {
     expect(change({ patch }, false)).toThrow(NEEDS_READ_FOR_CONFIGURATION);
   });
 });
@@ -171,59 +171,44 @@ describe('a PATCH with proxy:read', () => {
 describe('a PUT', () => {
   const put = (overrides: Record<string, unknown>) => ({ put: { ...current, ...overrides } });
 
-  it('without proxy:read is allowed to change anything but the destination: it states the whole configuration', () => {
-    expect(change(put({ configuration: { api_key: 'sk_live_new' }, request_transforms: [], require_auth: false }), false)).not.toThrow();
-    expect(change(put({ configuration: null }), false)).not.toThrow();
-  });
-
-  it('without proxy:read is refused, naming destination_url, when it moves the destination', () => {
+  it('without proxy:read is refused, naming destination_url, whatever it says: it restates the destination', () => {
+    expect(change(put({}), false)).toThrow(NEEDS_READ_FOR_DESTINATION);
     expect(change(put({ destination_url: 'http://localhost:8080/hook' }), false)).toThrow(NEEDS_READ_FOR_DESTINATION);
   });
 
-  it('with proxy:read may move the destination', () => {
-    expect(change(put({ destination_url: 'http://localhost:8080/hook' }), true)).not.toThrow();
+  it('with proxy:read may change anything', () => {
+    expect(change(put({ destination_url: 'http://localhost:8080/hook', configuration: null }), true)).not.toThrow();
   });
 });
 
 describe('proxyChange', () => {
-  it('asks a PUT only about its destination', () => {
-    expect(proxyChange(stored, aValidProxy({ require_auth: false, configuration: {} }), null)).toEqual({ destinationChanged: false, runChanged: false, keptSettings: [] });
+  it('reads a PUT as touching everything', () => {
+    expect(proxyChange(null)).toEqual({ destinationTouched: true, runTouched: true, configurationCleared: true });
   });
 
-  it('compares destinations as validation writes them', () => {
-    const moved = aValidProxy({ destination_url: 'http://localhost:8080/hook' });
-    expect(proxyChange(stored, moved, null).destinationChanged).toBe(true);
-    expect(proxyChange(stored, aValidProxy(), { name: 'x' }).destinationChanged).toBe(false);
-  });
-
-  it('lists the settings a patch keeps without giving them', () => {
-    const regionChanged = { ...stored, configuration: { ...stored.configuration, region: 'us' } };
-    expect(proxyChange(stored, regionChanged, { configuration: { region: 'us' } })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: ['api_key'] });
-    expect(proxyChange(stored, { ...stored, require_auth: false }, { require_auth: false })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: ['api_key', 'region'] });
-    expect(proxyChange(stored, { ...stored, configuration: {} }, { configuration: null })).toEqual({ destinationChanged: false, runChanged: true, keptSettings: [] });
-  });
-
-  it('counts a patch that restates what is stored as no change', () => {
-    expect(proxyChange(stored, stored, { require_auth: stored.require_auth }).runChanged).toBe(false);
-    expect(proxyChange(stored, stored, { request_transforms: stored.request_transforms }).runChanged).toBe(false);
+  it('reads a PATCH by the properties it gives, never by the values stored', () => {
+    expect(proxyChange({ name: 'x' })).toEqual({ destinationTouched: false, runTouched: false, configurationCleared: false });
+    expect(proxyChange({ destination_url: 'x' }).destinationTouched).toBe(true);
+    expect(proxyChange({ require_auth: true })).toEqual({ destinationTouched: false, runTouched: true, configurationCleared: false });
+    expect(proxyChange({ configuration: null, request_transform: null })).toEqual({ destinationTouched: false, runTouched: true, configurationCleared: true });
   });
 });
 
 describe('assertProxyChangeAllowed', () => {
   it('lets a reader do anything', () => {
-    expect(() => assertProxyChangeAllowed({ canRead: true, destinationChanged: true, runChanged: true, keptSettings: ['api_key'] })).not.toThrow();
+    expect(() => assertProxyChangeAllowed({ canRead: true, destinationTouched: true, runTouched: true, configurationCleared: false })).not.toThrow();
   });
 
-  it('names the destination first when a change both moves it and keeps secrets', () => {
-    expect(() => assertProxyChangeAllowed({ canRead: false, destinationChanged: true, runChanged: true, keptSettings: ['api_key'] })).toThrow(NEEDS_READ_FOR_DESTINATION);
+  it('names the destination first when a change touches both', () => {
+    expect(() => assertProxyChangeAllowed({ canRead: false, destinationTouched: true, runTouched: true, configurationCleared: false })).toThrow(NEEDS_READ_FOR_DESTINATION);
   });
 
-  it('lets a change that keeps no secret run anything', () => {
-    expect(() => assertProxyChangeAllowed({ canRead: false, destinationChanged: false, runChanged: true, keptSettings: [] })).not.toThrow();
+  it('lets a change that removes the whole configuration run anything', () => {
+    expect(() => assertProxyChangeAllowed({ canRead: false, destinationTouched: false, runTouched: true, configurationCleared: true })).not.toThrow();
   });
 
-  it('lets a change that runs nothing new keep every secret', () => {
-    expect(() => assertProxyChangeAllowed({ canRead: false, destinationChanged: false, runChanged: false, keptSettings: ['api_key'] })).not.toThrow();
+  it('lets a change that touches nothing that runs keep every secret', () => {
+    expect(() => assertProxyChangeAllowed({ canRead: false, destinationTouched: false, runTouched: false, configurationCleared: false })).not.toThrow();
   });
 });
 

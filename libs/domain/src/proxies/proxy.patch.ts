@@ -60,22 +60,16 @@ const mergeOneLevel = (target: Record<string, unknown>, patch: Record<string, un
   return Object.fromEntries(merged);
 };
 
-/** What a change of `current` into `next` does, for assertProxyChangeAllowed. `patch`: the merge patch, or null for a PUT. */
-export const proxyChange = (current: ValidProxy, next: ValidProxy, patch: Record<string, unknown> | null) => {
-  const destinationChanged = current.destination_url !== next.destination_url;
-  if (patch === null) return { destinationChanged, runChanged: false, keptSettings: [] as string[] };
-  const runChanged =
-    RUN_PROPERTIES.some((property) => Object.hasOwn(patch, property)) &&
-    (current.require_auth !== next.require_auth ||
-      JSON.stringify(current.request_transforms) !== JSON.stringify(next.request_transforms) ||
-      JSON.stringify(current.response_transforms) !== JSON.stringify(next.response_transforms) ||
-      !sameConfiguration(current.configuration, next.configuration));
-  const given = isJsonObject(patch.configuration) ? Object.keys(patch.configuration) : [];
-  const keptSettings = patch.configuration === null ? [] : Object.keys(current.configuration).filter((name) => !given.includes(name));
-  return { destinationChanged, runChanged, keptSettings };
-};
-
-const sameConfiguration = (a: Record<string, string>, b: Record<string, string>): boolean => {
-  const names = Object.keys(a);
-  return names.length === Object.keys(b).length && names.every((name) => Object.hasOwn(b, name) && a[name] === b[name]);
+/**
+ * What a change asks for, for assertProxyChangeAllowed: read from the request alone, never from how the stored proxy
+ * compares with it, so that whether a change is refused tells a caller nothing it may not read. `patch`: the merge
+ * patch, or null for a PUT (which restates the destination, whatever it says).
+ */
+export const proxyChange = (patch: Record<string, unknown> | null) => {
+  if (patch === null) return { destinationTouched: true, runTouched: true, configurationCleared: true };
+  return {
+    destinationTouched: Object.hasOwn(patch, 'destination_url'),
+    runTouched: RUN_PROPERTIES.some((property) => Object.hasOwn(patch, property)),
+    configurationCleared: patch.configuration === null,
+  };
 };

@@ -12,26 +12,26 @@ export const proxyApplicationProblem = (application: ProxyApplicationSnapshot | 
 };
 
 export const DESTINATION_NEEDS_READ_MESSAGE =
-  "Changing a proxy's destination_url needs proxy:read as well: the change would send the proxy's hidden configuration elsewhere.";
+  "Giving a proxy's destination_url (a PUT gives it) needs proxy:read as well: a change would send the proxy's hidden configuration elsewhere. Without it, PATCH the other fields.";
 
 export const KEPT_PROXY_SECRETS_NEED_READ_MESSAGE =
-  "Changing a proxy's transforms, configuration or require_auth while keeping configuration values the request does not give anew needs proxy:read (they are secrets the change could expose); give the whole configuration, or use a key that holds proxy:read.";
+  "Changing a proxy's transforms, configuration or require_auth needs proxy:read, unless the same patch removes the whole configuration (\"configuration\": null): its values are secrets the change could expose.";
 
 /**
- * A change keeps the proxy's secrets where they were put. Without proxy:read, a caller may not move the destination
- * (403 naming destination_url), nor change what runs on the way (transforms, require_auth) or part of the configuration
- * while configuration values it did not give anew stay (403 naming configuration): either would let it send or show
- * secrets it cannot read. A PUT states the whole configuration, so only its destination is asked about (proxyChange).
+ * A change keeps the proxy's secrets where they were put. Without proxy:read, a caller may not touch the destination (a
+ * PUT restates it; 403 naming destination_url), nor what runs on the way (transforms, require_auth, configuration)
+ * unless the same patch removes the whole configuration (403 naming configuration): either would let it send or show
+ * secrets it cannot read. Decided on the request alone (proxyChange), so a refusal never tells what is stored.
  */
 export const assertProxyChangeAllowed = (change: {
   canRead: boolean;
-  destinationChanged: boolean;
-  runChanged: boolean;
-  keptSettings: readonly string[];
+  destinationTouched: boolean;
+  runTouched: boolean;
+  configurationCleared: boolean;
 }): void => {
   if (change.canRead) return;
-  if (change.destinationChanged) throw new DomainError('forbidden', DESTINATION_NEEDS_READ_MESSAGE, { destination_url: [DESTINATION_NEEDS_READ_MESSAGE] });
-  if (change.runChanged && change.keptSettings.length > 0) {
+  if (change.destinationTouched) throw new DomainError('forbidden', DESTINATION_NEEDS_READ_MESSAGE, { destination_url: [DESTINATION_NEEDS_READ_MESSAGE] });
+  if (change.runTouched && !change.configurationCleared) {
     throw new DomainError('forbidden', KEPT_PROXY_SECRETS_NEED_READ_MESSAGE, { configuration: [KEPT_PROXY_SECRETS_NEED_READ_MESSAGE] });
   }
 };

@@ -6,6 +6,7 @@ import { recordAccess, type Access } from '../../audit/record-access';
 import { principalOf } from '../../authentication/authenticator';
 import type { Detokenizer } from '../../detokenize/detokenizer';
 import type { AccessLog } from '../../ports/access-log';
+import { currentRequestContext } from '../../ports/request-context';
 import type { EgressAnswer, HeaderLines, ProxyEgress } from '../../ports/proxy-egress';
 import type { ReactorRuntime } from '../../ports/reactor-runtime';
 import type { ApplicationReadModel } from '../../ports/read-models';
@@ -13,7 +14,7 @@ import type { Clock } from '../../ports/system';
 import { inTurns } from '../../shared/turns';
 import { VaultCommand, type Caller, type UseCaseHandler } from '../../shared/use-case';
 import type { TokenizeRequests } from '../../tokenize/tokenize-requests';
-import { bodyOf, readableBody, type ProxyMessage } from './proxy-message';
+import { bodyKindOf, bodyOf, readableBody, textOf, type ProxyMessage } from './proxy-message';
 import type { ProxyTargets, ProxyTarget } from './proxy-target';
 import { ProxyTransformer, type Direction } from './proxy-transformer';
 
@@ -124,11 +125,16 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
     const destinationMs = this.clock.now().getTime() - started;
     if (answer.failed !== null) throw egressFailure(answer);
 
-    let response: ProxyMessage = { headers: answer.headers, body: answer.body };
-    if (secrets !== null) response = await this.transformer.apply(secrets.response_transforms, response, transforming('response'));
-
-    const body = await this.guarded(() => guardedBody(guard.current, response));
-    const headers = sendable(await this.guarded(() => inTurns(guard.current.headers(response.headers))));
+    // What flows back, before the response transforms too: no transform of the proxy (code reading it, a tokenize
+    // making a new token of it) ever handles a value the caller may not see that the destination echoed.
+    let response = await this.withheld(guard.current, { headers: answer.headers, body: answer.body });
+    if (secrets !== null && (secrets.response_transforms.length > 0)) {
+      response = await this.transformer.apply(secrets.response_transforms, response, transforming('response'));
+      // And after them: code may have put configuration values in.
+      response = await this.withheld(guard.current, response);
+    }
+    const body = response.body ?? Buffer.alloc(0);
+    const headers = response.headers;
     const withheld = guard.current.replacedTokenIds();
     if (withheld.length > 0) {
       await this.record(
@@ -146,8 +152,10 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
    * a token:read rule that reveals the token. Nothing is read when nothing holds `{{`.
    */
   private async detokenize(caller: Caller, message: ProxyMessage): Promise<{ message: ProxyMessage; used: string[]; flowBack: FlowBackSource[] }> {
-    const read = readableBody(message);
-    const bodyHas = read !== null && (read.kind === 'text' ? read.value.includes('{{') : JSON.stringify(read.value).includes('{{'));
+    // Looked for in the text first: a body without `{{` is neither parsed nor walked, however large.
+    const text = message.body === null || bodyKindOf(message.headers) === 'other' ? null : textOf(message.body);
+    const read = text !== null && text.includes('{{') ? readableBody(message) : null;
+    const bodyHas = read !== null;
     const headerLines = message.headers.map((_line, i) => i).filter((i) => message.headers[i][1].includes('{{'));
     if (!bodyHas && headerLines.length === 0) return { message, used: [], flowBack: [] };
 
@@ -192,7 +200,7 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
         application: ["The proxy's application no longer exists or has expired; update the proxy's application."],
       });
     }
-    return { principal: principalOf(app), now, requestId: 'proxy' };
+    return { principal: principalOf(app), now, requestId: currentRequestContext()?.requestId ?? 'proxy' };
   }
 
   private async record(caller: Caller | null, target: ProxyTarget, accesses: Access[]): Promise<void> {
@@ -202,6 +210,14 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
       accesses.map((access) => ({ tenant_id: target.tenantId, ...access, created_at })),
       ANONYMOUS,
     );
+  }
+
+  /** The answer with every value the caller may not see replaced, its body of any type and its headers. */
+  private async withheld(guard: FlowBackGuard, response: ProxyMessage): Promise<ProxyMessage> {
+    if (guard.isEmpty) return response;
+    const body = await this.guarded(() => guardedBody(guard, response));
+    const headers = sendable(await this.guarded(() => inTurns(guard.headers(response.headers))));
+    return { headers, body: Buffer.from(body) };
   }
 
   /** An answer too costly to check is withheld whole (502), never sent unchecked. */
@@ -237,12 +253,21 @@ const percentEncoded = (character: string): string =>
  * The answer's body through what flows back. A JSON body is checked value by value and written anew when something was
  * replaced: a caller's view spliced into its text could hold a quote and break it. Any other body, as bytes.
  */
+/**
+ * A JSON body is checked value by value, so a replacement that holds a quote keeps it JSON; and its bytes as text too,
+ * since they may hold what the parsed value does not (a number past 2^53, a duplicated key): bytes that still hold a
+ * value after that go out checked as text, JSON or not.
+ */
 const guardedBody = async (guard: FlowBackGuard, response: ProxyMessage): Promise<Uint8Array> => {
   const body = response.body ?? Buffer.alloc(0);
-  const read = guard.isEmpty ? null : readableBody(response);
-  if (read === null || read.kind !== 'json') return inTurns(guard.bytes(body));
-  const guarded = await inTurns(guard.json(read.value));
-  return JSON.stringify(guarded) === JSON.stringify(read.value) ? body : bodyOf({ kind: 'json', value: guarded });
+  // Most answers hold nothing: checked as text first, they go out as they came without being parsed.
+  const asText = await inTurns(guard.bytes(body));
+  if (asText === body) return body;
+  const read = readableBody(response);
+  if (read === null || read.kind !== 'json') return asText;
+  const parsed = await inTurns(guard.json(read.value));
+  const candidate = JSON.stringify(parsed) === JSON.stringify(read.value) ? body : bodyOf({ kind: 'json', value: parsed });
+  return inTurns(guard.bytes(candidate));
 };
 
 const invokeAccess = (target: ProxyTarget): Access => ({ entity_type: 'proxy', entity_id: target.proxy?.id ?? null, operation: 'invoke', via: 'proxy' });

@@ -21,8 +21,11 @@ export const destinationUrl = (destination: string, path: string, query: string)
   return url;
 };
 
-/** A `..` segment, between slashes or backslashes (which many servers take for slashes). */
-const DOT_DOT = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
+/**
+ * A `..` segment, between slashes or backslashes (which many servers take for slashes), also with a path parameter
+ * (`..;x`, which servlet containers drop before resolving the `..`).
+ */
+const DOT_DOT = /(?:^|[/\\])\.\.(?:[/\\;]|$)/;
 
 /**
  * The path as a destination that decodes it, even more than once, would read it. The URL parser has already resolved

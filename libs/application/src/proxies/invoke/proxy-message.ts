@@ -1,5 +1,6 @@
 // A proxied request or answer on its way through the vault: header lines and a body of any type, with what the
 // transforms and detokenization need to read of it.
+import { MAX_BODY_DEPTH } from '@vault/domain';
 import type { HeaderLines } from '../../ports/proxy-egress';
 
 export interface ProxyMessage {
@@ -42,12 +43,28 @@ export const readableBody = (message: ProxyMessage): { kind: 'json'; value: unkn
   if (text === null) return null;
   if (kind === 'json') {
     try {
-      return { kind: 'json', value: JSON.parse(text) };
+      const value: unknown = JSON.parse(text);
+      // Deeper than any walk of the vault goes (recursive ones included): read as the text it is.
+      return nestsDeeperThan(value, MAX_BODY_DEPTH) ? { kind: 'text', value: text } : { kind: 'json', value };
     } catch {
       return { kind: 'text', value: text };
     }
   }
   return { kind: 'text', value: text };
+};
+
+/** Whether arrays and objects nest deeper than `limit` (the value itself at depth 1), walked without recursion. */
+const nestsDeeperThan = (value: unknown, limit: number): boolean => {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limit) return true;
+    for (const inner of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof inner === 'object' && inner !== null) stack.push([inner, depth + 1]);
+    }
+  }
+  return false;
 };
 
 /** The body of a value read by readableBody, written back: JSON as JSON text, text as UTF-8. */
