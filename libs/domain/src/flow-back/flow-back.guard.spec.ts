@@ -74,6 +74,14 @@ describe('FlowBackGuard.text', () => {
     expect(guarded).toBe(`name ${REDACTED_VIEW}, n=${REDACTED_VIEW}, keys: holder, whole: ${REDACTED_VIEW}`);
   });
 
+  it('folds a value the same whatever surrounds it: a final sigma, a dotted capital I elsewhere in the answer', () => {
+    const guard = guardOf(['name', 'ΟΔΥΣΣΕΑΣ', REDACTED_VIEW]);
+    // Lower-cased alone, the value ends in ς; followed by a letter, or folded a character at a time (İ), in σ.
+    expect(runSteps(guard.text('ΟΔΥΣΣΕΑΣΑ'))).toBe(`${REDACTED_VIEW}Α`);
+    expect(runSteps(guard.text('İstanbul: ΟΔΥΣΣΕΑΣ'))).toBe(`İstanbul: ${REDACTED_VIEW}`);
+    expect(runSteps(guard.text('odysseas οδυσσεασ'))).toBe(`odysseas ${REDACTED_VIEW}`);
+  });
+
   it('refuses a text it cannot check within its bounds rather than answer unchecked', () => {
     const values = Array.from({ length: 2000 }, (_, i) => `aaaa${'a'.repeat(i)}b`);
     const guard = FlowBackGuard.of(values.map((value) => ({ tokenId: 't', value, replacement: REDACTED_VIEW })));

@@ -3,23 +3,25 @@
 // put in (an echoing endpoint does), so before such an answer reaches the caller every value detokenized for the request
 // is replaced by the caller's own view of its token, wherever it appears: as is (any case), with its delimiters removed
 // or others put in, JSON-escaped, URL-encoded, as HTML character references, in hex, and in base64 or base64url (whole,
-// or inside a longer encoded text), to a few layers of nesting.
-import { decodeAnyBase64, encodeBase64 } from '../shared/base64';
+// or inside a longer encoded text), to a few layers of nesting. Every pass over an answer is linear and goes in steps, so a large one never holds the event loop
+// for long (pace.ts).
+import { encodeBase64 } from '../shared/base64';
 import type { Steps } from '../shared/steps';
-import { foldCase, type FlowBackNeedles, type FlowBackSource, needlesOf, withoutDelimiters } from './flow-back.secrets';
+import { base64Runs, decodeRun, encodeRun, runAround } from './base64-runs';
+import { type FlowBackNeedles, type FlowBackSource, foldCaseSteps, needlesOf, withoutDelimitersSteps } from './flow-back.secrets';
 import { MAX_COMPARED_CHARACTERS, MIN_NEEDLE_LENGTH, type Needle } from './needles';
+import { Pace } from './pace';
+import { bytesOfText, textOfBytes } from './readings';
 import { originalSpan, type TextLayer, textLayers } from './text-layers';
 
 /** Base64 inside base64 (inside base64) is decoded this deep. */
 export const MAX_BASE64_DEPTH = 3;
 
-/** A run of base64 text worth decoding: at least the encoding of a shortest value. */
-const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
-const isBase64Char = (code: number): boolean =>
-  (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 43 || code === 47 || code === 45 || code === 95;
-
 /** Leaves of a JSON answer checked between two yields. */
 const LEAVES_PER_STEP = 256;
+
+/** What checking one more text costs besides its characters (its layers, folds and scans set up), in pace work. */
+const TEXT_OVERHEAD = 64;
 
 interface Edit {
   start: number;
@@ -31,24 +33,12 @@ interface Edit {
 
 interface Check {
   budget: { left: number };
+  pace: Pace;
 }
 
+const newCheck = (): Check => ({ budget: { left: MAX_COMPARED_CHARACTERS }, pace: new Pace() });
+
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
-
-/** Decoded bytes as text: UTF-8 when they are, else one character a byte (Latin-1), so that nothing is lost. */
-const textOfBytes = (bytes: Uint8Array): { text: string; utf8: boolean } => {
-  try {
-    return { text: utf8Decoder.decode(bytes), utf8: true };
-  } catch {
-    let text = '';
-    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-    return { text, utf8: false };
-  }
-};
-
-const bytesOfText = (text: string, utf8: boolean): Uint8Array =>
-  utf8 ? utf8Encoder.encode(text) : Uint8Array.from(text, (char) => char.charCodeAt(0) & 0xff);
 
 /**
  * One request's guard: built from the values it detokenized, used on every answer of code or destination it returns,
@@ -82,7 +72,7 @@ export class FlowBackGuard {
   /** A text answer (a body that is not JSON, a header value, an error message). */
   *text(text: string): Steps<string> {
     if (this.isEmpty) return text;
-    return (yield* this.guardText(text, 0, { budget: { left: MAX_COMPARED_CHARACTERS } })).text;
+    return (yield* this.guardText(text, 0, newCheck())).text;
   }
 
   /**
@@ -91,9 +81,10 @@ export class FlowBackGuard {
    */
   *bytes(body: Uint8Array): Steps<Uint8Array> {
     if (this.isEmpty || body.length === 0) return body;
-    const { text, utf8 } = textOfBytes(body);
-    const guarded = yield* this.text(text);
-    return guarded === text ? body : bytesOfText(guarded, utf8);
+    const check = newCheck();
+    const { text, utf8 } = yield* textOfBytes(body, check.pace);
+    const checked = (yield* this.guardText(text, 0, check)).text;
+    return checked === text ? body : yield* bytesOfText(checked, utf8, check.pace);
   }
 
   /**
@@ -102,7 +93,7 @@ export class FlowBackGuard {
    */
   *json(value: unknown): Steps<unknown> {
     if (this.isEmpty) return value;
-    const check: Check = { budget: { left: MAX_COMPARED_CHARACTERS } };
+    const check = newCheck();
     const leaves = { count: 0 };
     return yield* this.guardJson(value, check, leaves);
   }
@@ -110,7 +101,7 @@ export class FlowBackGuard {
   /** Header values checked; a header whose name held a value is left out (a name cannot hold the replacement). */
   *headers(entries: ReadonlyArray<readonly [string, string]>): Steps<Array<[string, string]>> {
     if (this.isEmpty) return entries.map(([name, value]) => [name, value]);
-    const check: Check = { budget: { left: MAX_COMPARED_CHARACTERS } };
+    const check = newCheck();
     const kept: Array<[string, string]> = [];
     for (const [name, value] of entries) {
       const guardedName = yield* this.guardText(name, 0, check);
@@ -153,6 +144,8 @@ export class FlowBackGuard {
   private *guardText(text: string, depth: number, check: Check): Steps<{ text: string; replaced: Set<number> }> {
     const replaced = new Set<number>();
     if (text.length < MIN_NEEDLE_LENGTH) return { text, replaced };
+    if (check.pace.due(TEXT_OVERHEAD)) yield;
+    const { budget, pace } = check;
     const edits: Edit[] = [];
     const cover = (layer: TextLayer, from: number, to: number, secret: number, encoded?: { url: boolean }) => {
       const [start, end] = originalSpan(layer, from, to);
@@ -160,67 +153,89 @@ export class FlowBackGuard {
       edits.push({ start, end, text: encoded ? encodeBase64(utf8Encoder.encode(replacement), { ...encoded, pad: false }) : replacement });
       replaced.add(secret);
     };
-    for (const [n, layer] of textLayers(text).entries()) {
-      const folded = foldCase(layer.text);
-      const spaced = withoutDelimiters(folded);
+    for (const [n, layer] of (yield* textLayers(text, pace)).entries()) {
+      const folded = yield* foldCaseSteps(layer.text, pace);
+      const spaced = yield* withoutDelimitersSteps(folded, pace);
       yield* this.needles.spaced.scan(
         spaced.text,
         (at: number, needle: Needle) => cover(layer, spaced.index[at], spaced.index[at + needle.text.length - 1] + 1, needle.secret),
-        check.budget,
+        budget,
+        pace,
       );
-      yield* this.needles.folded.scan(folded, (at, needle) => cover(layer, at, at + needle.text.length, needle.secret), check.budget);
+      yield* this.needles.folded.scan(folded, (at, needle) => cover(layer, at, at + needle.text.length, needle.secret), budget, pace);
+      // A base64 core: the value is somewhere in the encoded run around it, which goes whole.
+      const covered = { secret: -1, from: -1, to: -1 };
       yield* this.needles.exact.scan(
         layer.text,
         (at, needle) => {
-          // A base64 core: the value is somewhere in the encoded run around it, which goes whole.
-          let from = at;
-          let to = at + needle.text.length;
-          while (from > 0 && isBase64Char(layer.text.charCodeAt(from - 1))) from--;
-          while (to < layer.text.length && isBase64Char(layer.text.charCodeAt(to))) to++;
-          while (to < layer.text.length && layer.text[to] === '=') to++;
-          cover(layer, from, to, needle.secret, { url: /[-_]/.test(layer.text.slice(from, to)) });
+          // Runs met again (a long run holds many cores) are not walked again: a scan stays linear.
+          if (at < covered.from || at >= covered.to) [covered.from, covered.to] = runAround(layer.text, at, at + needle.text.length);
+          else if (covered.secret === needle.secret) return;
+          covered.secret = needle.secret;
+          cover(layer, covered.from, covered.to, needle.secret, { url: /[-_]/.test(layer.text.slice(covered.from, covered.to)) });
         },
-        check.budget,
+        budget,
+        pace,
       );
       if (depth >= MAX_BASE64_DEPTH) continue;
-      for (const run of layer.text.matchAll(BASE64_RUN)) {
-        const bytes = decodeAnyBase64(run[0]);
-        if (bytes === null || bytes.length < MIN_NEEDLE_LENGTH) continue;
-        const decoded = textOfBytes(bytes);
-        const inner = yield* this.guardText(decoded.text, depth + 1, check);
-        if (inner.replaced.size === 0) continue;
-        const from = run.index;
-        const to = from + run[0].length;
-        if (n === 0) {
-          // The run decodes exactly: encoded again with the values replaced, in its own alphabet and padding.
-          const reencoded = encodeBase64(bytesOfText(inner.text, decoded.utf8), { url: /[-_]/.test(run[0]), pad: run[0].endsWith('=') });
-          edits.push({ start: from, end: to, text: reencoded, precise: true });
-          for (const secret of inner.replaced) replaced.add(secret);
-        } else {
-          for (const secret of inner.replaced) cover(layer, from, to, secret);
-        }
-      }
+      const runs = yield* base64Runs(layer.text, pace);
+      for (let k = 0; k < runs.length; k += 2) yield* this.guardRun(layer, n, runs[k], runs[k + 1], depth, check, edits, replaced);
     }
     for (const secret of replaced) this.replaced.add(secret);
-    return { text: applyEdits(text, edits), replaced };
+    return { text: yield* applyEdits(text, edits, pace), replaced };
+  }
+
+  /**
+   * The run of base64 `from` to `to` of a layer, decoded and checked: when it held a value, in the original text it is
+   * encoded again with the values replaced (in its alphabet and padding), in a decoded layer it goes whole. Whether it
+   * held one.
+   */
+  private *guardRun(
+    layer: TextLayer,
+    n: number,
+    start: number,
+    end: number,
+    depth: number,
+    check: Check,
+    edits: Edit[],
+    replaced: Set<number>,
+  ): Steps<boolean> {
+    const { pace } = check;
+    if (pace.due(TEXT_OVERHEAD)) yield;
+    const run = layer.text.slice(start, end);
+    const bytes = yield* decodeRun(run, pace);
+    if (bytes === null || bytes.length < MIN_NEEDLE_LENGTH) return false;
+    const decoded = yield* textOfBytes(bytes, pace);
+    const inner = yield* this.guardText(decoded.text, depth + 1, check);
+    if (inner.replaced.size === 0) return false;
+    for (const secret of inner.replaced) replaced.add(secret);
+    if (n === 0) {
+      const encoded = yield* encodeRun(yield* bytesOfText(inner.text, decoded.utf8, pace), { url: /[-_]/.test(run), pad: run.endsWith('=') }, pace);
+      edits.push({ start, end, text: encoded, precise: true });
+    } else {
+      const [originalStart, originalEnd] = originalSpan(layer, start, end);
+      for (const secret of inner.replaced) edits.push({ start: originalStart, end: originalEnd, text: this.sources[secret].replacement });
+    }
+    return true;
   }
 }
 
 /** `text` with each edit's span replaced by its text; overlapping spans become one, replaced by the first's text. */
-const applyEdits = (text: string, edits: Edit[]): string => {
+function* applyEdits(text: string, edits: Edit[], pace: Pace): Steps<string> {
   if (edits.length === 0) return text;
+  // Each pass found its edits in order: the sort merges runs that are sorted already.
+  if (pace.due(edits.length)) yield;
   edits.sort((a, b) => a.start - b.start || b.end - a.end || Number(b.precise === true) - Number(a.precise === true));
-  const merged: Edit[] = [];
-  for (const edit of edits) {
-    const last = merged[merged.length - 1];
-    if (last && edit.start < last.end) last.end = Math.max(last.end, edit.end);
-    else merged.push({ ...edit });
-  }
-  let out = '';
+  const parts: string[] = [];
   let at = 0;
-  for (const edit of merged) {
-    out += text.slice(at, edit.start) + edit.text;
-    at = edit.end;
+  for (let k = 0; k < edits.length; ) {
+    if (pace.due(TEXT_OVERHEAD)) yield;
+    const first = edits[k];
+    let end = first.end;
+    for (k++; k < edits.length && edits[k].start < end; k++) end = Math.max(end, edits[k].end);
+    parts.push(text.slice(at, first.start), first.text);
+    at = end;
   }
-  return out + text.slice(at);
-};
+  parts.push(text.slice(at));
+  return parts.join('');
+}

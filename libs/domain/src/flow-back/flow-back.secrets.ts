@@ -1,7 +1,9 @@
 // What the flow-back guard looks for: every value a request detokenized (and, for a caller who may not read them, the
 // configuration values the code was given), as the texts under which code or a destination may hand it back.
 import { encodeBase64 } from '../shared/base64';
+import { runSteps, type Steps } from '../shared/steps';
 import { MIN_NEEDLE_LENGTH, NeedleSet } from './needles';
+import { CHUNK, Pace } from './pace';
 
 /** A value the request put in, and what the caller is shown instead of it. */
 export interface FlowBackSource {
@@ -20,46 +22,76 @@ export const REDACTED_VIEW = '[redacted]';
  * Separators removed before comparing, in values and in answers alike: a card number comes back as `4111 1111 …` or
  * `4111-1111-…`, an SSN without its dashes.
  */
-export const isDelimiter = (code: number): boolean => (code < 128 ? ASCII_DELIMITERS[code] === 1 : OTHER_DELIMITERS.test(String.fromCharCode(code)));
+export const isDelimiter = (code: number): boolean => {
+  if (code < 128) return ASCII_DELIMITERS[code] === 1;
+  let known = OTHER_DELIMITERS[code];
+  if (known === UNKNOWN) known = OTHER_DELIMITERS[code] = OTHER_DELIMITER.test(String.fromCharCode(code)) ? 1 : 0;
+  return known === 1;
+};
 
 const ASCII_DELIMITERS = new Uint8Array(128);
 for (const char of ' \t\n\v\f\r-./()_+,') ASCII_DELIMITERS[char.charCodeAt(0)] = 1;
 /** Unicode's spaces (what `\s` matches), zero-width spaces and dashes. */
-const OTHER_DELIMITERS = /[\s\u200b\u2010-\u2015]/;
+const OTHER_DELIMITER = /[\s\u200b\u2010-\u2015]/;
+/** Every UTF-16 unit's answer to OTHER_DELIMITER, filled in as units are met: a pass over a text stays a lookup a unit. */
+const UNKNOWN = 2;
+const OTHER_DELIMITERS = new Uint8Array(0x10000).fill(UNKNOWN);
 
-/**
- * Lower case with every character where it was, so that a position in the fold is a position in the text. toLowerCase
- * changes the length of a few strings (`İ`); those are folded a character at a time, keeping such a character as is.
- */
-export const foldCase = (text: string): string => {
-  const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower;
-  let folded = '';
-  for (const unit of text.split('')) {
-    const one = unit.toLowerCase();
-    folded += one.length === 1 ? one : unit;
-  }
-  return folded;
+/** The one character whose lower case is two characters: kept as is, so that a position in the fold is one in the text. */
+const DOTTED_CAPITAL_I = '\u0130';
+
+/** A stretch folded at once; never ends between the two halves of a surrogate pair (folded together). */
+const foldPiece = (piece: string): string => {
+  const lower = piece.toLowerCase();
+  const kept = lower.length === piece.length ? lower : piece.split(DOTTED_CAPITAL_I).map((part) => part.toLowerCase()).join(DOTTED_CAPITAL_I);
+  // Σ lower-cases to ς at the end of a word and to σ elsewhere: what surrounds a value must not decide how it reads.
+  return kept.includes('ς') ? kept.replaceAll('ς', 'σ') : kept;
 };
 
-/** `text` without its delimiters, and for each character left where it was in `text`. */
-export const withoutDelimiters = (text: string): { text: string; index: Int32Array } => {
+/**
+ * Lower case with every character where it was, so that a position in the fold is a position in the text: the same
+ * fold whatever surrounds a character (final sigma reads as σ), `İ` kept as is (its lower case is two characters). In
+ * steps: a large text is folded a stretch at a time.
+ */
+export function* foldCaseSteps(text: string, pace: Pace): Steps<string> {
+  const pieces: string[] = [];
+  for (let from = 0; from < text.length; ) {
+    if (pace.due(CHUNK)) yield;
+    let to = Math.min(text.length, from + 8 * CHUNK);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to++;
+    pieces.push(foldPiece(text.slice(from, to)));
+    from = to;
+  }
+  return pieces.join('');
+}
+
+export const foldCase = (text: string): string => runSteps(foldCaseSteps(text, new Pace()));
+
+/** `text` without its delimiters, and for each character left where it was in `text`; in steps. */
+export function* withoutDelimitersSteps(text: string, pace: Pace): Steps<{ text: string; index: Int32Array }> {
   const index = new Int32Array(text.length);
   let kept = 0;
   const parts: string[] = [];
   let runStart = -1;
-  for (let i = 0; i < text.length; i++) {
-    if (isDelimiter(text.charCodeAt(i))) {
-      if (runStart >= 0) parts.push(text.slice(runStart, i));
-      runStart = -1;
-      continue;
+  for (let from = 0; from < text.length; from += CHUNK) {
+    if (pace.due(CHUNK)) yield;
+    const to = Math.min(text.length, from + CHUNK);
+    for (let i = from; i < to; i++) {
+      if (isDelimiter(text.charCodeAt(i))) {
+        if (runStart >= 0) parts.push(text.slice(runStart, i));
+        runStart = -1;
+        continue;
+      }
+      if (runStart < 0) runStart = i;
+      index[kept++] = i;
     }
-    if (runStart < 0) runStart = i;
-    index[kept++] = i;
   }
   if (runStart >= 0) parts.push(text.slice(runStart));
   return { text: parts.join(''), index: index.subarray(0, kept) };
-};
+}
+
+export const withoutDelimiters = (text: string): { text: string; index: Int32Array } => runSteps(withoutDelimitersSteps(text, new Pace()));
 
 const utf8 = new TextEncoder();
 

@@ -1,6 +1,7 @@
 // Many strings looked for in one text at once: each needle is filed under a hash of its first four characters, and the
 // text is read once, a hash per position, comparing only the needles filed under it.
 import type { Steps } from '../shared/steps';
+import { CHUNK, type Pace } from './pace';
 
 /** Every needle is at least this long: shorter values are not looked for (they occur everywhere). */
 export const MIN_NEEDLE_LENGTH = 4;
@@ -11,8 +12,8 @@ export const MIN_NEEDLE_LENGTH = 4;
  */
 export const MAX_COMPARED_CHARACTERS = 64_000_000;
 
-/** Positions read between two yields: a few milliseconds of work. */
-const POSITIONS_PER_STEP = 200_000;
+/** A position scanned weighs this many characters of a simple pass (a hash and a lookup). */
+const SCAN_WEIGHT = 4;
 
 export interface Needle {
   text: string;
@@ -55,20 +56,24 @@ export class NeedleSet {
 
   /**
    * Calls `found(at, needle)` for every occurrence of every needle in `text`, overlapping ones included. `budget` is
-   * shared by the calls of one check: it counts the characters compared, and running out throws.
+   * shared by the calls of one check: it counts the characters compared, and running out throws. `pace` too: the scan
+   * yields once its share of a step is done.
    */
-  *scan(text: string, found: (at: number, needle: Needle) => void, budget: { left: number }): Steps<void> {
+  *scan(text: string, found: (at: number, needle: Needle) => void, budget: { left: number }, pace: Pace): Steps<void> {
     if (this.count === 0) return;
     const last = text.length - MIN_NEEDLE_LENGTH;
     for (let i = 0; i <= last; i++) {
-      if (i > 0 && i % POSITIONS_PER_STEP === 0) yield;
+      if (i % CHUNK === 0 && pace.due(CHUNK * SCAN_WEIGHT)) yield;
       const filed = this.byKey.get(keyAt(text, i));
       if (filed === undefined) continue;
+      let compared = 0;
       for (const needle of filed) {
+        compared += needle.text.length;
         budget.left -= needle.text.length;
         if (budget.left < 0) throw new FlowBackUncheckableError();
         if (text.startsWith(needle.text, i)) found(i, needle);
       }
+      if (pace.due(compared)) yield;
     }
   }
 }
