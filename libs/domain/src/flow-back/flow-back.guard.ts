@@ -3,15 +3,15 @@
 // put in (an echoing endpoint does), so before such an answer reaches the caller every value detokenized for the request
 // is replaced by the caller's own view of its token, wherever it appears: as is (any case), with its delimiters removed
 // or others put in, JSON-escaped, URL-encoded, as HTML character references, in hex, and in base64 or base64url (whole,
-// or inside a longer encoded text), to a few layers of nesting. Every pass over an answer is linear and goes in steps, so a large one never holds the event loop
-// for long (pace.ts).
+// or inside a longer encoded text), to a few layers of nesting; in a body of bytes, in UTF-8, Latin-1 or UTF-16.
+// Every pass over an answer is linear and goes in steps, so a large one never holds the event loop for long (pace.ts).
 import { encodeBase64 } from '../shared/base64';
 import type { Steps } from '../shared/steps';
 import { base64Runs, decodeRun, encodeRun, runAround } from './base64-runs';
 import { type FlowBackNeedles, type FlowBackSource, foldCaseSteps, needlesOf, withoutDelimitersSteps } from './flow-back.secrets';
 import { MAX_COMPARED_CHARACTERS, MIN_NEEDLE_LENGTH, type Needle } from './needles';
 import { Pace } from './pace';
-import { bytesOfText, textOfBytes } from './readings';
+import { bytesOfText, bytesOfUtf16, textOfBytes, utf16Of, utf16StartsOf } from './readings';
 import { originalSpan, type TextLayer, textLayers } from './text-layers';
 
 /** Base64 inside base64 (inside base64) is decoded this deep. */
@@ -77,14 +77,22 @@ export class FlowBackGuard {
 
   /**
    * A body of any type: as UTF-8 text when it decodes as such, else each byte as one character (the values looked for
-   * are text, and found among bytes that way). The same bytes come back when nothing was replaced.
+   * are text, and found among bytes that way); and first as UTF-16 text when it may be some (a byte order mark, or
+   * characters a NUL byte each: utf16StartsOf), written back in its byte order. The same bytes come back when nothing
+   * was replaced.
    */
   *bytes(body: Uint8Array): Steps<Uint8Array> {
     if (this.isEmpty || body.length === 0) return body;
     const check = newCheck();
-    const { text, utf8 } = yield* textOfBytes(body, check.pace);
+    let guarded = body;
+    for (const start of yield* utf16StartsOf(body, check.pace)) {
+      const reading = yield* utf16Of(guarded, start, check.pace);
+      const text = (yield* this.guardText(reading.text, 0, check)).text;
+      if (text !== reading.text) guarded = yield* bytesOfUtf16(reading, text, check.pace);
+    }
+    const { text, utf8 } = yield* textOfBytes(guarded, check.pace);
     const checked = (yield* this.guardText(text, 0, check)).text;
-    return checked === text ? body : yield* bytesOfText(checked, utf8, check.pace);
+    return checked === text ? guarded : yield* bytesOfText(checked, utf8, check.pace);
   }
 
   /**
