@@ -3,11 +3,12 @@
 // put in (an echoing endpoint does), so before such an answer reaches the caller every value detokenized for the request
 // is replaced by the caller's own view of its token, wherever it appears: as is (any case), with its delimiters removed
 // or others put in, JSON-escaped, URL-encoded, as HTML character references, in hex, and in base64 or base64url (whole,
-// or inside a longer encoded text), to a few layers of nesting; in a body of bytes, in UTF-8, Latin-1 or UTF-16.
-// Every pass over an answer is linear and goes in steps, so a large one never holds the event loop for long (pace.ts).
+// or inside a longer encoded text, or wrapped in lines), to a few layers of nesting; in a body of bytes, in UTF-8,
+// Latin-1 or UTF-16. Every pass over an answer is linear and goes in steps, so a large one never holds the event loop
+// for long (pace.ts).
 import { encodeBase64 } from '../shared/base64';
 import type { Steps } from '../shared/steps';
-import { base64Runs, decodeRun, encodeRun, runAround } from './base64-runs';
+import { base64Runs, decodeRun, encodeRun, isBase64Char, joinedLines, type JoinedLines, rewrap, runAround, wrappedBlocks } from './base64-runs';
 import { type FlowBackNeedles, type FlowBackSource, foldCaseSteps, needlesOf, withoutDelimitersSteps } from './flow-back.secrets';
 import { MAX_COMPARED_CHARACTERS, MIN_NEEDLE_LENGTH, type Needle } from './needles';
 import { Pace } from './pace';
@@ -185,24 +186,52 @@ export class FlowBackGuard {
         budget,
         pace,
       );
+      // Wrapped in lines, base64 is read with its lines joined: what spans a break is new there. A core that does goes
+      // with the characters its value's bytes share with their neighbours; the block it is in, decoded, is replaced
+      // precisely below when it can be.
+      const joined = yield* joinedLines(layer.text, pace);
+      if (joined !== null) {
+        yield* this.needles.exact.scan(
+          joined.text,
+          (at, needle) => {
+            const end = at + needle.text.length;
+            if (!spansBreak(joined, at, end)) return;
+            const before = at > 0 && isBase64Char(joined.text.charCodeAt(at - 1)) ? at - 1 : at;
+            const after = end < joined.text.length && isBase64Char(joined.text.charCodeAt(end)) ? end + 1 : end;
+            const [from, to] = inLayer(joined, before, after);
+            cover(layer, from, to, needle.secret, { url: /[-_]/.test(layer.text.slice(from, to)) });
+          },
+          budget,
+          pace,
+        );
+      }
       if (depth >= MAX_BASE64_DEPTH) continue;
       const runs = yield* base64Runs(layer.text, pace);
-      for (let k = 0; k < runs.length; k += 2) yield* this.guardRun(layer, n, runs[k], runs[k + 1], depth, check, edits, replaced);
+      for (let k = 0; k < runs.length; k += 2) yield* this.guardRun(layer, n, null, runs[k], runs[k + 1], depth, check, edits, replaced);
+      if (joined === null) continue;
+      const joinedRuns = yield* base64Runs(joined.text, pace);
+      for (let k = 0; k < joinedRuns.length; k += 2) {
+        if (!spansBreak(joined, joinedRuns[k], joinedRuns[k + 1])) continue;
+        for (const block of yield* wrappedBlocks(joined, joinedRuns[k], joinedRuns[k + 1], pace)) {
+          for (const end of block.ends) if (yield* this.guardRun(layer, n, joined, block.from, end, depth, check, edits, replaced)) break;
+        }
+      }
     }
     for (const secret of replaced) this.replaced.add(secret);
     return { text: yield* applyEdits(text, edits, pace), replaced };
   }
 
   /**
-   * The run of base64 `from` to `to` of a layer, decoded and checked: when it held a value, in the original text it is
-   * encoded again with the values replaced (in its alphabet and padding), in a decoded layer it goes whole. Whether it
-   * held one.
+   * The run of base64 `from` to `to` of a view of a layer (itself, or its lines joined), decoded and checked: when it
+   * held a value, in the original text it is encoded again with the values replaced (in its alphabet, padding and
+   * lines), in a decoded layer it goes whole. Whether it held one.
    */
   private *guardRun(
     layer: TextLayer,
     n: number,
-    start: number,
-    end: number,
+    view: JoinedLines | null,
+    from: number,
+    to: number,
     depth: number,
     check: Check,
     edits: Edit[],
@@ -210,16 +239,17 @@ export class FlowBackGuard {
   ): Steps<boolean> {
     const { pace } = check;
     if (pace.due(TEXT_OVERHEAD)) yield;
-    const run = layer.text.slice(start, end);
+    const run = (view === null ? layer.text : view.text).slice(from, to);
     const bytes = yield* decodeRun(run, pace);
     if (bytes === null || bytes.length < MIN_NEEDLE_LENGTH) return false;
     const decoded = yield* textOfBytes(bytes, pace);
     const inner = yield* this.guardText(decoded.text, depth + 1, check);
     if (inner.replaced.size === 0) return false;
+    const [start, end] = inLayer(view, from, to);
     for (const secret of inner.replaced) replaced.add(secret);
     if (n === 0) {
       const encoded = yield* encodeRun(yield* bytesOfText(inner.text, decoded.utf8, pace), { url: /[-_]/.test(run), pad: run.endsWith('=') }, pace);
-      edits.push({ start, end, text: encoded, precise: true });
+      edits.push({ start, end, text: view === null ? encoded : yield* rewrap(layer.text, view, from, to, encoded, pace), precise: true });
     } else {
       const [originalStart, originalEnd] = originalSpan(layer, start, end);
       for (const secret of inner.replaced) edits.push({ start: originalStart, end: originalEnd, text: this.sources[secret].replacement });
@@ -227,6 +257,13 @@ export class FlowBackGuard {
     return true;
   }
 }
+
+/** Whether the characters `from` to `to` of a joined view were not next to each other in its text. */
+const spansBreak = (view: JoinedLines, from: number, to: number): boolean => view.index[to - 1] - view.index[from] !== to - from - 1;
+
+/** The span of a layer that the characters `from` to `to` of a view of it (itself, or its lines joined) come from. */
+const inLayer = (view: JoinedLines | null, from: number, to: number): [number, number] =>
+  view === null ? [from, to] : [view.index[from], view.index[to - 1] + 1];
 
 /** `text` with each edit's span replaced by its text; overlapping spans become one, replaced by the first's text. */
 function* applyEdits(text: string, edits: Edit[], pace: Pace): Steps<string> {
