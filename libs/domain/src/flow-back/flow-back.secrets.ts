@@ -20,7 +20,7 @@ export const REDACTED_VIEW = '[redacted]';
 
 /**
  * Separators removed before comparing, in values and in answers alike: a card number comes back as `4111 1111 …` or
- * `4111-1111-…`, an SSN without its dashes.
+ * `4111-1111-…`, an SSN without its dashes, its hex as a dump (`34 31 31 …`, `34:31:31:…`, lines of `xxd -p`).
  */
 export const isDelimiter = (code: number): boolean => {
   if (code < 128) return ASCII_DELIMITERS[code] === 1;
@@ -30,7 +30,7 @@ export const isDelimiter = (code: number): boolean => {
 };
 
 const ASCII_DELIMITERS = new Uint8Array(128);
-for (const char of ' \t\n\v\f\r-./()_+,') ASCII_DELIMITERS[char.charCodeAt(0)] = 1;
+for (const char of ' \t\n\v\f\r-./()_+,:') ASCII_DELIMITERS[char.charCodeAt(0)] = 1;
 /** Unicode's spaces (what `\s` matches), zero-width spaces and dashes. */
 const OTHER_DELIMITER = /[\s\u200b\u2010-\u2015]/;
 /** Every UTF-16 unit's answer to OTHER_DELIMITER, filled in as units are met: a pass over a text stays a lookup a unit. */
@@ -162,9 +162,9 @@ const escapedForms = (text: string): string[] => {
 
 /** The needles of every source, filed by how an answer is read to find them. */
 export interface FlowBackNeedles {
-  /** Looked for in the answer's case-folded text with its delimiters removed: the value as is, in any case, spaced. */
+  /** Looked for in the answer's case-folded text with its delimiters removed: the value as is, in any case, spaced; its hex. */
   spaced: NeedleSet;
-  /** Looked for in the case-folded text: values too short once their delimiters are gone, and hex encodings. */
+  /** Looked for in the case-folded text: values too short once their delimiters are gone, and the escaped forms. */
   folded: NeedleSet;
   /** Looked for as they are: base64 cores. */
   exact: NeedleSet;
@@ -179,7 +179,7 @@ export const needlesOf = (sources: readonly FlowBackSource[]): FlowBackNeedles =
       if (spaced.length >= MIN_NEEDLE_LENGTH) needles.spaced.add({ text: spaced, secret });
       else needles.folded.add({ text: folded, secret });
       const bytes = utf8.encode(text);
-      needles.folded.add({ text: hexOf(bytes), secret });
+      needles.spaced.add({ text: hexOf(bytes), secret });
       // The canonical escapes as they are, besides the decoded layers: text written just before an escaped value can
       // itself read as the start of an escape (`%` before `AA%40…`) and make the decoding eat the value's first characters.
       for (const escaped of escapedForms(text)) if (escaped !== text) needles.folded.add({ text: foldCase(escaped), secret });
