@@ -18,6 +18,9 @@ import { originalSpan, type TextLayer, textLayers } from './text-layers';
 /** Base64 inside base64 (inside base64) is decoded this deep. */
 export const MAX_BASE64_DEPTH = 3;
 
+/** Checks of a text after the first, while the last encoded a run of base64 anew: see guardText. */
+const MAX_RECHECKS = 2;
+
 /** Leaves of a JSON answer checked between two yields. */
 const LEAVES_PER_STEP = 256;
 
@@ -150,9 +153,23 @@ export class FlowBackGuard {
     return value;
   }
 
+  /**
+   * A text checked, and checked again while a run of base64 was encoded anew: its text replaced that of every edit it
+   * overlaps, and what those found around the value (its hex right after the run) may be there still, encoded again.
+   */
   private *guardText(text: string, depth: number, check: Check): Steps<{ text: string; replaced: Set<number> }> {
+    let checked = yield* this.guardOnce(text, depth, check);
+    for (let again = 0; checked.reencoded && again < MAX_RECHECKS; again++) {
+      const next = yield* this.guardOnce(checked.text, depth, check);
+      for (const secret of checked.replaced) next.replaced.add(secret);
+      checked = next;
+    }
+    return checked;
+  }
+
+  private *guardOnce(text: string, depth: number, check: Check): Steps<{ text: string; replaced: Set<number>; reencoded: boolean }> {
     const replaced = new Set<number>();
-    if (text.length < MIN_NEEDLE_LENGTH) return { text, replaced };
+    if (text.length < MIN_NEEDLE_LENGTH) return { text, replaced, reencoded: false };
     if (check.pace.due(TEXT_OVERHEAD)) yield;
     const { budget, pace } = check;
     const edits: Edit[] = [];
@@ -218,7 +235,8 @@ export class FlowBackGuard {
       }
     }
     for (const secret of replaced) this.replaced.add(secret);
-    return { text: yield* applyEdits(text, edits, pace), replaced };
+    const reencoded = edits.some((edit) => edit.precise === true);
+    return { text: yield* applyEdits(text, edits, pace), replaced, reencoded };
   }
 
   /**
