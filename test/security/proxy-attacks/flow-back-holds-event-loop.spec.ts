@@ -1,8 +1,8 @@
-// Finding: what flows back checks a destination's answer with long synchronous passes. Its HTML-reference decoding
+// Once a finding, now a regression test: what flows back checks a destination's answer with long synchronous passes. Its HTML-reference decoding
 // looks for the `;` of every `&` with indexOf over the rest of the text (quadratic), and the escape decoding of `\` and
 // `%` runs over the whole answer without a turn of the event loop. One answer of a few hundred KiB (an echo of the
 // caller's own body) holds the event loop, and every other request of every tenant, for seconds. The promise: no
-// single request holds the event loop for more than 50 ms. Fails while the bug exists.
+// single request holds the event loop for more than 50 ms.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startLocalHttpServer, type LocalHttpServer } from '../../support/local-http-server';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, type TestApp } from '../../support/test-app';

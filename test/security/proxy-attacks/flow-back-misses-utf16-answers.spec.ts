@@ -1,7 +1,7 @@
-// Finding: what flows back reads an answer's bytes as UTF-8 (else Latin-1) whatever its declared charset. A destination
+// Once a finding, now a regression test: what flows back reads an answer's bytes as UTF-8 (else Latin-1) whatever its declared charset. A destination
 // that answers in UTF-16 (`charset=utf-16`, as .NET's XML serialisation does by default) echoes a detokenized value as
 // `4\0 1\0 1\0 …`, which neither reading matches, so the caller decodes the plaintext of a token it may only see
-// masked or redacted. Fails while the bug exists.
+// masked or redacted.
 import { startLocalHttpServer, type LocalHttpServer } from '../../support/local-http-server';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, type TestApp } from '../../support/test-app';
 

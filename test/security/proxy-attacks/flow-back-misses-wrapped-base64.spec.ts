@@ -1,7 +1,7 @@
-// Finding: what flows back finds base64 only in unbroken runs of base64 characters. MIME and PEM base64 (RFC 2045,
+// Once a finding, now a regression test: what flows back finds base64 only in unbroken runs of base64 characters. MIME and PEM base64 (RFC 2045,
 // the `base64` tool, Python's encodebytes, Java's MIME encoder) breaks lines every 76 characters; when a break falls
 // inside a value's encoding, neither half matches, and the caller decodes the plaintext of a token it may only see
-// masked. The caller chooses where the break falls by padding its own body. Fails while the bug exists.
+// masked. The caller chooses where the break falls by padding its own body.
 import { startLocalHttpServer, type LocalHttpServer } from '../../support/local-http-server';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, type TestApp } from '../../support/test-app';
 
