@@ -6,7 +6,12 @@
 // the canary `Zq9` and use an alphabet our vocabulary never does; property names may be echoed as field paths, so
 // secrets are only ever values). Successful responses may return what was stored, so they are not checked for echoes.
 // After the run, no line of the service's log holds a window of any secret sent in a body, query or header.
-// VAULT_FUZZ_RUNS sets the number of random requests per route (default 100).
+// ANY /proxy gets requests of its own, written byte by byte (hostile-input/proxy-requests.ts), to a destination that
+// echoes them or misbehaves on request (fuzz-destination.ts): no 5xx of the vault's own but the 502 or 504 of a
+// destination at fault, SVC-PROXY-ERROR: true on every answer the vault makes itself, and no key, proxy configuration
+// or token data the caller may not read in any answer, log line or metric (hostile-input/proxy-checks.ts).
+// VAULT_FUZZ_RUNS sets the number of random requests per route (default 100), VAULT_FUZZ_PROXY_RUNS those of ANY /proxy
+// (default 400).
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
@@ -38,8 +43,19 @@ import {
   validQuery,
 } from './hostile-input/request-parts';
 import { echoedWindow, linesHolding, SecretWindows } from './hostile-input/secret-windows';
+import { DESTINATION_FAULTS, MODES, PROXY_TIMEOUT_MS, startFuzzDestination, type Mode } from './hostile-input/fuzz-destination';
+import { originOf, problemWith, stretchOf, type Origin } from './hostile-input/proxy-checks';
+import { proxyRequestArb, requestBytes, type ProxyRequest } from './hostile-input/proxy-requests';
+import { rawRequest } from './hostile-input/raw-http';
+import { PROXY_SECRETS } from './hostile-input/references';
+import { startLocalHttpServer, type LocalHttpServer } from '../support/local-http-server';
+import type { AddressInfo } from 'node:net';
 
 const RUNS_PER_ROUTE = Number(process.env.VAULT_FUZZ_RUNS ?? 100);
+const PROXY_RUNS = Number(process.env.VAULT_FUZZ_PROXY_RUNS ?? 400);
+/** The methods a proxy is invoked with; the invocation routes are fuzzed by the proxy section, not through ENDPOINTS. */
+const PROXY_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const isInvocationRoute = (route: string) => /^[A-Z]+ \/proxy(\/|$)/.test(route);
 
 type Key = { ref: KeyRef } | { none: true } | { secret: string };
 
@@ -137,11 +153,33 @@ describe('hostile input against every endpoint', () => {
   let requestsSent = 0;
   const stats = new Map<string, RouteStats>(ENDPOINTS.map((e) => [nameOf(e), { requests: 0, succeeded: 0, statuses: new Map(), nested: new Set() }]));
 
+  let destination: LocalHttpServer;
+  /** An allowed destination with nothing listening. */
+  let unreachable: string;
+  /** The API's port, for requests written by hand. */
+  let port: number;
+
   beforeAll(async () => {
-    test = await startTestApp({ VAULT_RATE_LIMIT_PER_SECOND: '1000000', VAULT_LOG_LEVEL: 'debug' });
-    refs = await References.start(test);
+    destination = await startFuzzDestination();
+    const closed = await startLocalHttpServer(() => undefined);
+    unreachable = closed.url('');
+    await closed.close();
+    test = await startTestApp({
+      VAULT_RATE_LIMIT_PER_SECOND: '1000000',
+      VAULT_LOG_LEVEL: 'debug',
+      VAULT_PROXY_ALLOWED_HOSTS: `${destination.host},${new URL(unreachable).host}`,
+      VAULT_PROXY_TIMEOUT_MS: String(PROXY_TIMEOUT_MS),
+      VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND: '1000000',
+    });
+    refs = await References.start(test, { destination: destination.url(''), unreachable });
+    const server = test.app.getHttpServer();
+    if (!server.address()) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => test?.close());
+  afterAll(async () => {
+    await test?.close();
+    await destination?.close();
+  });
 
   it('covers every route the controllers serve', () => {
     const served = [...test.app.get(ModulesContainer).values()].flatMap((module) =>
@@ -151,14 +189,19 @@ describe('hostile input against every endpoint', () => {
         return Object.getOwnPropertyNames(controller.prototype)
           .map((name) => controller.prototype[name])
           .filter((handler) => typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) !== undefined)
-          .map((handler) => {
-            const path = `/${base}/${Reflect.getMetadata(PATH_METADATA, handler)}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}');
-            return `${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)]} ${path}`;
+          .flatMap((handler) => {
+            const paths: unknown = Reflect.getMetadata(PATH_METADATA, handler);
+            return (Array.isArray(paths) ? paths : [paths]).map((one) => {
+              const path = `/${base}/${one}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)/g, '{$1}');
+              return `${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)]} ${path}`;
+            });
           });
       }),
     );
     expect(served.length).toBeGreaterThan(30);
-    expect([...new Set(served)].sort()).toEqual(ENDPOINTS.map(nameOf).sort());
+    // ANY /proxy (whatever its handlers' shape) has the proxy section below.
+    expect(served.filter(isInvocationRoute).length).toBeGreaterThan(0);
+    expect([...new Set(served.filter((route) => !isInvocationRoute(route)))].sort()).toEqual(ENDPOINTS.map(nameOf).sort());
   });
 
   it('covers every path and method of the OpenAPI document', async () => {
@@ -168,7 +211,9 @@ describe('hostile input against every endpoint', () => {
         .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
         .map((method) => `${method.toUpperCase()} ${path}`),
     );
-    expect(documented.filter((endpoint) => !ENDPOINTS.map(nameOf).includes(endpoint))).toEqual([]);
+    expect(documented.filter((endpoint) => !ENDPOINTS.map(nameOf).includes(endpoint) && !isInvocationRoute(endpoint))).toEqual([]);
+    const invocationMethods = documented.filter(isInvocationRoute).map((endpoint) => endpoint.split(' ')[0]);
+    expect(invocationMethods.filter((method) => !PROXY_METHODS.includes(method))).toEqual([]);
   });
 
   /** Sends the request to the references as they are now; then the invariants. */
@@ -213,6 +258,101 @@ describe('hostile input against every endpoint', () => {
       );
     },
     Math.max(120_000, RUNS_PER_ROUTE * 2_000),
+  );
+
+  // ---- ANY /proxy ----
+
+  const proxyStats = { requests: 0, origins: new Map<Origin, number>(), statuses: new Map<string, number>(), modes: new Map<Mode, number>() };
+  const keys = async () => ({
+    'the proxy key': await refs.ready('proxyKey'),
+    'the anonymous proxy key': await refs.ready('anonymousProxyKey'),
+    'the invoking API key': await refs.ready('useKey'),
+    'the private API key': await refs.ready('privateKey'),
+    'the management API key': await refs.ready('adminKey'),
+  });
+
+  /** Sends a proxy invocation as written, then what every answer to one must be (proxy-checks.ts). */
+  const invoke = async (request: ProxyRequest) => {
+    for (const secret of request.secrets) sent.add(secret);
+    const before = destination.received.length;
+    const answer = await rawRequest(port, requestBytes(request, (text) => refs.resolve(text)), { halfClose: request.body?.framing === 'short-length', timeoutMs: 10_000 });
+    // Node's HTTP server hangs up on a CONNECT no one listens for: no invocation, and nothing said.
+    if (answer === null && request.method === 'CONNECT') return null;
+    if (answer === null) throw new Error(`${request.what}: no answer`);
+    const origin = originOf(request, answer);
+    proxyStats.requests++;
+    proxyStats.origins.set(origin, (proxyStats.origins.get(origin) ?? 0) + 1);
+    const label = `${answer.status} ${origin}`;
+    proxyStats.statuses.set(label, (proxyStats.statuses.get(label) ?? 0) + 1);
+    if (origin === 'destination') proxyStats.modes.set(request.mode, (proxyStats.modes.get(request.mode) ?? 0) + 1);
+    const hidden: Record<string, string> = { ...(await keys()), 'the configuration secret': PROXY_SECRETS.configuration };
+    // The private application's rule reveals every token: the data may come back to it.
+    if (request.caller !== 'private') hidden['token data'] = PROXY_SECRETS.tokenData;
+    const problem = problemWith(request, answer, destination.received.slice(before), { values: hidden });
+    if (problem) throw new Error(`${request.what}: ${problem}\n${answer.head}\n\n${answer.body.toString('utf8').slice(0, 600)}`);
+    return answer;
+  };
+
+  const invocation = (overrides: Partial<ProxyRequest>): ProxyRequest => ({
+    method: 'GET',
+    target: '/proxy/mode/echo',
+    query: '',
+    headers: [['SVC-API-KEY', '⟨useKey⟩'], ['SVC-PROXY-KEY', '⟨proxyKey⟩']],
+    body: null,
+    secrets: [],
+    caller: 'use',
+    mode: 'echo',
+    unreachable: false,
+    what: 'an invocation',
+    ...overrides,
+  });
+
+  it.each(MODES.map((mode) => [mode] as const))('ANY /proxy to a destination in mode %s: its fault is a 502 or 504 of the vault\'s, anything else its own', async (mode) => {
+    const answer = (await invoke(invocation({ target: `/proxy/mode/${mode}`, mode, what: `GET /proxy/mode/${mode}` })))!;
+    const fault = DESTINATION_FAULTS[mode];
+    if (fault) {
+      expect({ status: answer.status, error: answer.headers['svc-proxy-error'] }).toEqual({ status: fault, error: 'true' });
+    } else {
+      expect(answer.headers['x-destination']).toBe('fuzz');
+      expect(answer.status).toBe(Number(/^status(\d{3})$/.exec(mode)?.[1] ?? (mode === 'redirect' ? 302 : 200)));
+    }
+  });
+
+  it('ANY /proxy to an allowed destination where nothing listens: a 502 of the vault\'s', async () => {
+    const answer = (await invoke(invocation({ headers: [['SVC-API-KEY', '⟨useKey⟩'], ['SVC-PROXY-URL', '⟨unreachable⟩/gone']], unreachable: true })))!;
+    expect({ status: answer.status, error: answer.headers['svc-proxy-error'] }).toEqual({ status: 502, error: 'true' });
+  });
+
+  it('ANY /proxy: a destination echoing what a transform built from the configuration, and token data the caller may not read, gets neither back', async () => {
+    const answer = (await invoke(
+      invocation({
+        method: 'POST',
+        headers: [['SVC-API-KEY', '⟨useKey⟩'], ['SVC-PROXY-KEY', '⟨proxyKey⟩'], ['Content-Type', 'application/json'], ['X-Card', '{{ ⟨proxyToken⟩ }}']],
+        body: { text: '{"x":"{{ ⟨proxyToken⟩ }}"}', coding: 'utf8', framing: 'length' },
+      }),
+    ))!;
+    expect(answer.status).toBe(200);
+    const echoed = JSON.parse(answer.body.toString('utf8')) as { headers: Record<string, string>; body: string };
+    // It did reach the destination: the values were there to withhold.
+    expect(echoed.headers.authorization).toBeDefined();
+    expect(echoed.headers['x-card']).toBe('[redacted]');
+    expect(stretchOf(answer.body.toString('utf8'), PROXY_SECRETS.tokenData)).toBeNull();
+  });
+
+  it(
+    `ANY /proxy: ${PROXY_RUNS} hostile invocations, never a 5xx but a destination's fault, SVC-PROXY-ERROR on the vault's own answers, no key, configuration or token data in any`,
+    async () => {
+      // No shrinking: each request may wait for a slow destination, and the failing one is printed whole.
+      await fc.assert(fc.asyncProperty(proxyRequestArb, async (request) => void (await invoke(request))), { numRuns: PROXY_RUNS, endOnFailure: true });
+      const origins = [...proxyStats.origins].map(([origin, n]) => `${origin} ${n}`).join(', ');
+      const statuses = [...proxyStats.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}×${n}`).join(' ');
+      const modes = [...proxyStats.modes].map(([mode, n]) => `${mode} ${n}`).join(', ');
+      console.log(`ANY /proxy, ${proxyStats.requests} invocations: ${origins}\nstatuses: ${statuses}\ndestination answers by mode: ${modes}`);
+      // Both sides were reached: answers passed on from the destination, and refusals of the vault's own.
+      expect(proxyStats.origins.get('destination') ?? 0).toBeGreaterThan(PROXY_RUNS / 20);
+      expect(proxyStats.origins.get('vault') ?? 0).toBeGreaterThan(PROXY_RUNS / 5);
+    },
+    Math.max(300_000, PROXY_RUNS * 1_500),
   );
 
   // Besides the random runs: every top-level field of every body, and the body itself, at the extremes.
@@ -286,6 +426,18 @@ describe('hostile input against every endpoint', () => {
     const metrics = await test.http().get('/metrics');
     expect(metrics.status).toBe(200);
     expect(linesHolding(metrics.text.split('\n'), sentWindows())).toEqual([]);
+  });
+
+  it('logged and counted no key, proxy configuration or token data', async () => {
+    const hidden: Record<string, string> = { ...(await keys()), 'the configuration secret': PROXY_SECRETS.configuration, 'token data': PROXY_SECRETS.tokenData };
+    const metrics = await test.http().get('/metrics');
+    const found = [...test.logs, metrics.text].flatMap((text) =>
+      Object.entries(hidden).flatMap(([name, value]) => {
+        const stretch = stretchOf(text, value);
+        return stretch === null ? [] : [`${name} (${JSON.stringify(stretch)}) in ${text.slice(0, 300)}`];
+      }),
+    );
+    expect(found).toEqual([]);
   });
 
   it('logged no unhandled error', () => {

@@ -21,7 +21,14 @@
 // covered, and ids that are no token); POST /reactors/{id}/react with a formula that copies its args into `raw` as
 // is, as JSON, URL-encoded, base64, base64url, without delimiters, upper-cased, inside a longer string, as an object
 // key, or through a destination that echoes them, and may tokenize them; PUT /applications/{id} changing an
-// application's rules and permissions mid-run.
+// application's rules and permissions mid-run; ANY /proxy (test/security/leak/proxy-command.ts), as a generated
+// application or anonymously, through random proxies (anonymous or not, request transforms that wrap the body or
+// tokenize the caller's own literal, response transforms that mask, tokenize or re-encode the answer) or an ephemeral
+// SVC-PROXY-URL, with `{{ id }}` whole, spliced into a longer string or filtered, in a JSON, text or form body and in
+// header values, to a destination (proxy-echo.ts) that answers with what it got in every encoding "What flows back"
+// names (as is, upper and lower case, delimiters removed or put in, JSON and \u escapes, URL, percent and form
+// encoding, HTML character references, hex, base64 and base64url whole, shifted, embedded and nested), in its body
+// and its headers, with a status and media type of the request's choosing.
 //
 // Checked on every response, success and error alike (windows.ts): no 5-character window of any token's data
 // (the data, its letters-and-digits form, each string leaf) or of an evaluated mask (windows showing a letter or
@@ -33,23 +40,31 @@
 // permissions and rules, validation 400s, search results and views, detokenize answers and their 403/400s (the same
 // message for a token no rule covers and one that does not exist), reactor 403s (shaping a token not revealed, a
 // tokenized result shown more than its args) and 400s, and `raw` where every value was the caller's own or revealed.
+// Proxy answers are searched decoded layer by layer (leak/decodings.ts); predicted there: a filter on a token not
+// revealed is a 403, a token missing or not covered by token:use a 400 with the same message, anonymous invocations
+// detokenize nothing, the destination gets exactly the detokenized request and none of the vault's own headers, the
+// caller gets exactly the destination's answer where every value used was revealed to it and its own view (mask, else
+// [redacted]) where one was not, a tokenize transform shows only an id, a destination's own status (5xx included)
+// comes back without SVC-PROXY-ERROR and every answer the vault makes itself carries it.
 //
 // Size: the default run (npm test) runs FIXED_SEEDS.length × RUNS_PER_SEED cases from fixed seeds plus RANDOM_RUNS
 // from a random seed (printed), each of up to 30 commands on a fresh tenant with 2-4 generated private applications
-// and 1-4 initial tokens, and fails when a branch (test/security/leak/branches.ts) ran fewer than 5 times. It prints the
-// cases, commands, requests, time and branch counts. VAULT_LEAK_RUNS=<n> runs n cases of up to 40 commands from one
-// random seed instead; VAULT_LEAK_SEED=<seed> (with VAULT_LEAK_PATH and VAULT_LEAK_REPLAY_PATH as a failure prints them)
-// replays. Exploration only, never in CI: VAULT_LEAK_EXCLUDE=<features> (command-mix.ts FEATURES) leaves generator
+// and 1-4 initial tokens, and fails when a branch (test/security/leak/branches.ts) ran fewer than 5 times (a proxy
+// branch: 8). It prints the cases, commands, requests, time and branch counts. VAULT_LEAK_RUNS=<n> runs n cases of up
+// to 40 commands from one random seed instead; VAULT_LEAK_SEED=<seed> (with VAULT_LEAK_PATH and VAULT_LEAK_REPLAY_PATH
+// as a failure prints them) replays. Exploration only, never in CI: VAULT_LEAK_EXCLUDE=<features> (command-mix.ts FEATURES) leaves generator
 // features out (to find counterexamples other than a known one being fixed); VAULT_LEAK_INVARIANT_ONLY=1 fails a run on
-// the leak invariant and 5xx only, not on predicted statuses and answers.
+// the leak invariant and 5xx only, not on predicted statuses and answers; VAULT_LEAK_INCLUDE=<gaps> (command-mix.ts
+// KNOWN_GAPS) puts back the encodings the API is known to let through, to see them fail or check a fix.
 import fc from 'fast-check';
 import type { LocalHttpServer } from '../support/local-http-server';
 import { createApplication, startTestApp, TestApp, createTenant, asKey } from '../support/test-app';
 import { withoutIdsAndTimes } from '../support/random-parts';
 import { appsArb } from './leak/arbitraries';
 import { branchTable, stats, undertested } from './leak/branches';
-import { commandsArb, FEATURES, initialTokensArb, seedTokens } from './leak/command-mix';
+import { commandsArb, FEATURES, initialTokensArb, KNOWN_GAPS, seedTokens } from './leak/command-mix';
 import { startEchoServer } from './leak/echo-formula';
+import { startEchoDestination, type EchoDestination } from './leak/proxy-echo';
 import { World } from './leak/world';
 
 const ALL = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete'];
@@ -62,6 +77,7 @@ const PATH = process.env.VAULT_LEAK_PATH || undefined;
 const REPLAY_PATH = process.env.VAULT_LEAK_REPLAY_PATH || undefined;
 const MAX_COMMANDS = LARGE ? 40 : 30;
 const EXCLUDE = new Set((process.env.VAULT_LEAK_EXCLUDE ?? '').split(',').filter(Boolean));
+const INCLUDE = new Set((process.env.VAULT_LEAK_INCLUDE ?? '').split(',').filter(Boolean));
 /** The whole property's time budget, failures' shrinking included; past it, fast-check reports what it has. */
 const TIME_LIMIT_MS = LARGE ? 30 * 60_000 : 8 * 60_000;
 /** Shrinking a failure can take long: past this, the smallest counterexample found so far is reported. */
@@ -83,14 +99,22 @@ const plans = (): Plan[] => {
 describe('the vault never reveals more than the caller is entitled to (leak property)', () => {
   let test: TestApp;
   let echo: LocalHttpServer;
+  let destination: EchoDestination;
 
   beforeAll(async () => {
     echo = await startEchoServer();
-    test = await startTestApp({ VAULT_REACTOR_ALLOWED_HOSTS: echo.host, VAULT_RATE_LIMIT_PER_SECOND: '100000' });
+    destination = await startEchoDestination();
+    test = await startTestApp({
+      VAULT_REACTOR_ALLOWED_HOSTS: echo.host,
+      VAULT_PROXY_ALLOWED_HOSTS: destination.host,
+      VAULT_RATE_LIMIT_PER_SECOND: '100000',
+      VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND: '100000',
+    });
   });
   afterAll(async () => {
     await test?.close();
     await echo?.close();
+    await destination?.close();
   });
 
   const newTenant = async () => {
@@ -257,8 +281,10 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
     async () => {
       const unknown = [...EXCLUDE].filter((feature) => !(FEATURES as readonly string[]).includes(feature));
       if (unknown.length) throw new Error(`VAULT_LEAK_EXCLUDE: unknown features ${unknown.join(', ')} (known: ${FEATURES.join(', ')})`);
+      const unknownGaps = [...INCLUDE].filter((gap) => !(KNOWN_GAPS as readonly string[]).includes(gap));
+      if (unknownGaps.length) throw new Error(`VAULT_LEAK_INCLUDE: unknown gaps ${unknownGaps.join(', ')} (known: ${KNOWN_GAPS.join(', ')})`);
       const started = Date.now();
-      const commandArb = commandsArb({ maxCommands: MAX_COMMANDS, exclude: EXCLUDE, replayPath: REPLAY_PATH });
+      const commandArb = commandsArb({ maxCommands: MAX_COMMANDS, exclude: EXCLUDE, include: INCLUDE, replayPath: REPLAY_PATH });
       let firstFailure: number | null = null;
       const property = fc.asyncProperty(appsArb, initialTokensArb, commandArb, async (apps, initialTokens, commands) => {
         // Past the shrink budget every further candidate passes at once, so fast-check reports the smallest so far.
@@ -266,7 +292,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
         stats.cases++;
         try {
           await fc.asyncModelRun(async () => {
-            const world = await World.create(test, apps, { echoUrl: echo.url('/echo') });
+            const world = await World.create(test, apps, { echoUrl: echo.url('/echo'), proxy: { destination, url: destination.url('/dest') } });
             await seedTokens(world, initialTokens);
             return { model: world, real: world };
           }, commands);
@@ -295,7 +321,8 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
           const commandsPath = /replayPath="([^"]*)"/.exec(fc.stringify(details.counterexample))?.[1];
           const replay =
             `replay: VAULT_LEAK_SEED=${details.seed} VAULT_LEAK_PATH=${details.counterexamplePath ?? ''}` +
-            `${commandsPath ? ` VAULT_LEAK_REPLAY_PATH=${commandsPath}` : ''}${EXCLUDE.size ? ` VAULT_LEAK_EXCLUDE=${[...EXCLUDE].join(',')}` : ''}`;
+            `${commandsPath ? ` VAULT_LEAK_REPLAY_PATH=${commandsPath}` : ''}${EXCLUDE.size ? ` VAULT_LEAK_EXCLUDE=${[...EXCLUDE].join(',')}` : ''}` +
+            `${INCLUDE.size ? ` VAULT_LEAK_INCLUDE=${[...INCLUDE].join(',')}` : ''}`;
           console.log(`${summary()}\n${replay}`);
           throw new Error(`${summary()}\n${replay}\n${fc.defaultReportMessage({ ...details, errorInstance: null } as typeof details)}\n\n${error}`);
         }

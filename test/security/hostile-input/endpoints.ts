@@ -113,6 +113,21 @@ const reactBody = {
   },
 };
 
+// A proxy's configuration values are secrets, and so is what its code and the destination's path say.
+const proxyBody = {
+  name: 'Fuzzed proxy ⟨secret⟩',
+  destination_url: '⟨destination⟩/fuzzed/⟨secret⟩',
+  request_transforms: [
+    { type: 'code', code: '// ⟨secret⟩\nmodule.exports = async ({ args, configuration }) => ({ headers: { ...args.headers, authorization: configuration.api_key } });' },
+    { type: 'tokenize', fields: [{ json_path: '$.card.number', token: { type: 'card_number', containers: ['/pci/'], metadata: { note: '⟨secret⟩' } } }] },
+  ],
+  response_transforms: [{ type: 'mask', fields: ['$.card.number', '$.echo.note'] }],
+  application: { id: '⟨application⟩' },
+  configuration: { api_key: '⟨secret⟩', region: 'eu' },
+  require_auth: true,
+};
+const proxyPatchBody = { name: 'Patched ⟨secret⟩', configuration: { api_key: '⟨secret⟩', region: null }, require_auth: false, response_transform: { code: 'module.exports = async () => ({});' } };
+
 export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/permissions', who: 'privateKey' },
   { method: 'post', path: '/applications', who: 'adminKey', bodies: [applicationBody] },
@@ -142,6 +157,12 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'patch', path: '/reactors/{id}', id: 'patchReactor', who: 'adminKey', bodies: [reactorPatchBody], spends: 'patchReactor' },
   { method: 'delete', path: '/reactors/{id}', id: 'deleteReactor', who: 'adminKey', spends: 'deleteReactor' },
   { method: 'post', path: '/reactors/{id}/react', id: 'reactor', who: 'privateKey', bodies: [reactBody] },
+  { method: 'post', path: '/proxies', who: 'adminKey', bodies: [proxyBody] },
+  { method: 'get', path: '/proxies', who: 'adminKey', queries: ['name=⟨secret⟩&page=1&size=10', 'name=Fuzz*'] },
+  { method: 'get', path: '/proxies/{id}', id: 'proxy', who: 'adminKey' },
+  { method: 'put', path: '/proxies/{id}', id: 'putProxy', who: 'adminKey', bodies: [proxyBody], spends: 'putProxy' },
+  { method: 'patch', path: '/proxies/{id}', id: 'patchProxy', who: 'adminKey', bodies: [proxyPatchBody], spends: 'patchProxy' },
+  { method: 'delete', path: '/proxies/{id}', id: 'deleteProxy', who: 'adminKey', spends: 'deleteProxy' },
   { method: 'get', path: '/logs', who: 'adminKey', queries: ['entity_type=token&page=1&size=10', 'entity_id=⟨token⟩&start_date=2024-01-01', 'entity_type=⟨secret⟩'] },
   { method: 'get', path: '/tenants/self', who: 'adminKey' },
   { method: 'put', path: '/tenants/self', who: 'adminKey', bodies: [{ name: 'Fuzzed tenant ⟨secret⟩' }] },

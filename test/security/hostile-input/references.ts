@@ -8,7 +8,21 @@ import { MANAGEMENT_PERMISSIONS } from '@vault/domain';
 import { VaultBus } from '@vault/nest';
 import { createApplication, createTenant, TestApp } from '../../support/test-app';
 
-const STABLE = ['adminKey', 'privateKey', 'application', 'token', 'formula', 'reactor'] as const;
+const STABLE = [
+  'adminKey',
+  'privateKey',
+  'application',
+  'token',
+  'formula',
+  'reactor',
+  'destination',
+  'unreachable',
+  'proxy',
+  'proxyKey',
+  'anonymousProxyKey',
+  'useKey',
+  'proxyToken',
+] as const;
 const VICTIMS = [
   'tenantKey',
   'patchToken',
@@ -22,6 +36,9 @@ const VICTIMS = [
   'putReactor',
   'patchReactor',
   'deleteReactor',
+  'putProxy',
+  'patchProxy',
+  'deleteProxy',
 ] as const;
 export type Ref = (typeof STABLE)[number] | (typeof VICTIMS)[number];
 
@@ -63,6 +80,37 @@ export const REACT_FORMULA = {
   ],
 };
 const VICTIM_FORMULA = { ...REACT_FORMULA, name: 'Fuzz victim', icon: PNG };
+
+/**
+ * What the proxies hide and no answer, log line or metric may hold: their configuration's secret (a request transform
+ * sends it to the destination as a header, which an echoing destination hands back), and the data of a token the
+ * proxies' invoking key may use but not read.
+ */
+export const PROXY_SECRETS = { configuration: 'Zq9CfgHIDDENxKWTPMV', tokenData: 'Zq9TokDATAxHNBVQRZ' };
+
+/** The stable proxy: its code transform puts the configuration's secret into the request, for an echo to hand back. */
+const proxyBody = (destination: string, application: string, requireAuth: boolean) => ({
+  name: requireAuth ? 'Fuzz proxy' : 'Fuzz anonymous proxy',
+  destination_url: `${destination}/base`,
+  request_transforms: [
+    {
+      type: 'code',
+      code: "module.exports = async ({ args, configuration }) => ({ headers: { ...args.headers, authorization: 'Bearer ' + configuration.api_key } });",
+    },
+    { type: 'tokenize', fields: [{ json_path: '$.card.number', token: { type: 'card_number', containers: ['/pci/'] } }] },
+  ],
+  response_transforms: [{ type: 'mask', fields: ['$.echo.card'] }],
+  application: { id: application },
+  configuration: { api_key: PROXY_SECRETS.configuration },
+  require_auth: requireAuth,
+});
+
+export interface ReferenceOptions {
+  /** The proxies' destination (on VAULT_PROXY_ALLOWED_HOSTS), without a trailing slash. */
+  destination: string;
+  /** An allowed destination where nothing listens. */
+  unreachable: string;
+}
 const VICTIM_REACTOR = { name: 'Fuzz victim', formula: { id: MASK_EMAIL.id }, configuration: { mask_character: '*', reveal_domain: true } };
 
 export class References {
@@ -73,7 +121,7 @@ export class References {
 
   private constructor(private readonly make: Record<(typeof VICTIMS)[number], () => Promise<string>>) {}
 
-  static async start(test: TestApp): Promise<References> {
+  static async start(test: TestApp, options: ReferenceOptions): Promise<References> {
     const admin = await createApplication(test, { name: 'fuzz admin', type: 'management', permissions: [...MANAGEMENT_PERMISSIONS] });
     const holder = await createApplication(test, {
       name: 'fuzz tokens',
@@ -101,8 +149,24 @@ export class References {
       putReactor: () => created(admin.key, '/reactors', VICTIM_REACTOR),
       patchReactor: () => created(admin.key, '/reactors', VICTIM_REACTOR),
       deleteReactor: () => created(admin.key, '/reactors', VICTIM_REACTOR),
+      putProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
+      patchProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
+      deleteProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
     });
     const formula = await created(admin.key, '/reactor-formulas', REACT_FORMULA);
+    const proxy = async (requireAuth: boolean) => {
+      const { status, body } = await test.http().post('/proxies').set('SVC-API-KEY', admin.key).send(proxyBody(options.destination, holder.id, requireAuth));
+      if (status !== 201) throw new Error(`set-up: POST /proxies: ${status} ${JSON.stringify(body)}`);
+      return body as { id: string; key: string };
+    };
+    const authProxy = await proxy(true);
+    const anonymousProxy = await proxy(false);
+    // May use every token, and read none: what it puts in by expression must never come back to it.
+    const user = await createApplication(
+      test,
+      { name: 'fuzz proxy user', type: 'private', permissions: ['token:use'], rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:use'] }] },
+      admin.key,
+    );
     const stable: Record<(typeof STABLE)[number], string> = {
       adminKey: admin.key,
       privateKey: holder.key,
@@ -110,6 +174,13 @@ export class References {
       token: await created(holder.key, '/tokens', { type: 'token', data: STABLE_TOKEN_DATA }),
       formula,
       reactor: await created(admin.key, '/reactors', { name: 'Fuzz react', formula: { id: formula }, configuration: { region: 'eu', retries: 3 } }),
+      destination: options.destination,
+      unreachable: options.unreachable,
+      proxy: authProxy.id,
+      proxyKey: authProxy.key,
+      anonymousProxyKey: anonymousProxy.key,
+      useKey: user.key,
+      proxyToken: await created(holder.key, '/tokens', { type: 'token', data: PROXY_SECRETS.tokenData }),
     };
     for (const [ref, value] of Object.entries(stable)) refs.values.set(ref as Ref, value);
     return refs;

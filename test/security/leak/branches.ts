@@ -2,6 +2,8 @@
 // may reveal" was put to the test (counted only when the API answered as the model predicted). A run that leaves a
 // branch nearly untried proves nothing about it, so the default run fails below MIN_PER_BRANCH.
 export const MIN_PER_BRANCH = 5;
+/** The proxy branches' own floor: an invocation is one command among many, and each of its outcomes must still be seen. */
+export const MIN_PER_PROXY_BRANCH = 8;
 
 export const BRANCHES = {
   create: 'POST /tokens',
@@ -37,6 +39,24 @@ export const BRANCHES = {
   reactTokenizeIdOnly: 'react whose result is tokenized from tokens the caller does not reveal (id-only views)',
   reactTokenizeAsApplication: 'react whose result is tokenized as the reactor\'s own (revealing) application',
   reactTokenize403: 'react whose result would become a token the caller\'s rules show more than its args\' tokens (403)',
+  proxy: 'ANY /proxy to a destination that echoes the request in every encoding, in its body and headers',
+  proxyRevealed: 'proxy invocation whose expressions used only tokens the caller\'s token:read rule reveals (the answer as the destination wrote it)',
+  proxyMasked: 'proxy invocation that used a token the caller\'s token:read rule masks and whose data it does not know (the mask in its place)',
+  proxyUnread: 'proxy invocation that used a token the caller\'s token:read rule redacts or does not cover, whose data it does not know ([redacted])',
+  proxyViewInPlace: 'proxy invocation whose JSON answer holds the caller\'s view (mask, else [redacted]) where the destination echoed a value not revealed',
+  proxyEmbedded: 'proxy invocation with an expression spliced into a longer string on a token not revealed (allowed: the value goes whole)',
+  proxyHeader: 'proxy invocation that detokenized a header value',
+  proxyText: 'proxy invocation that detokenized a text or form body',
+  proxyShaping403: 'proxy invocation with a filter on a token the caller\'s token:read rule does not reveal (403 naming the place)',
+  proxyMissing400: 'proxy invocation with an expression of a token missing or not covered by token:use (400, the not-found message)',
+  proxyNoUse403: 'proxy invocation by an application without token:use (403)',
+  proxyAnonymous: 'anonymous invocation of a proxy without require_auth (forwarded, expressions as sent)',
+  proxyAnonymous401: 'anonymous invocation of a proxy that needs an API key, or of an ephemeral destination (401)',
+  proxyUnknownKey: 'proxy invocation with an SVC-PROXY-KEY that names no proxy (404)',
+  proxyEphemeral: 'ephemeral proxy invocation (SVC-PROXY-URL)',
+  proxyTransformed: 'proxy invocation through request or response transforms',
+  proxyTokenize: 'proxy invocation whose tokenize transform made a token (the caller shown its id only)',
+  proxyDestinationStatus: 'proxy invocation whose destination answered 3xx, 4xx or 5xx (passed back as its own, without SVC-PROXY-ERROR)',
 } as const;
 
 export type Branch = keyof typeof BRANCHES;
@@ -72,13 +92,16 @@ export const FEATURE_BRANCHES: Record<string, readonly Branch[]> = {
   react: ['react', 'reactRevealed', 'reactMasked', 'reactUnread', 'reactEcho', 'reactThrown', 'reactShaping403', 'reactMissing400', 'reactTokenize', 'reactTokenizeIdOnly', 'reactTokenizeAsApplication', 'reactTokenize403'],
   'react-unrevealed': ['reactMasked', 'reactUnread', 'reactShaping403', 'reactTokenizeIdOnly', 'reactTokenize403'],
   'react-tokenize': ['reactTokenize', 'reactTokenizeIdOnly', 'reactTokenizeAsApplication', 'reactTokenize403'],
+  proxy: (Object.keys(BRANCHES) as Branch[]).filter((b) => b.startsWith('proxy')),
 };
 
-/** The branches that ran fewer than MIN_PER_BRANCH times, with what they mean (less those `excluded` features reach). */
+const minimumOf = (branch: Branch) => (branch.startsWith('proxy') ? MIN_PER_PROXY_BRANCH : MIN_PER_BRANCH);
+
+/** The branches that ran fewer times than their minimum, with what they mean (less those `excluded` features reach). */
 export const undertested = (excluded: Iterable<string> = []): string[] => {
   const skipped = new Set([...excluded].flatMap((feature) => FEATURE_BRANCHES[feature] ?? []));
   return (Object.keys(BRANCHES) as Branch[])
-    .filter((b) => !skipped.has(b) && stats.branches[b] < MIN_PER_BRANCH)
+    .filter((b) => !skipped.has(b) && stats.branches[b] < minimumOf(b))
     .map((b) => `${b} (${stats.branches[b]}): ${BRANCHES[b]}`);
 };
 

@@ -2,8 +2,8 @@
 // that the application does not know (windows.ts, knowledge.ts), and no token view whose `data` shows more than the
 // application's entitlement before the request.
 import { AppModel, knowsPlaintext, knowsShown, knowsWindow } from './knowledge';
-import { currentVersion, Level, LEVEL, LEVEL_NAME, TokenModel } from './model';
-import { findWindow, maskWindowsOf, searchedTexts, type Response } from './windows';
+import { currentVersion, Level, LEVEL, LEVEL_NAME, secretSources, TokenModel } from './model';
+import { ALL_DIGITS, DIGIT_WINDOW, digitWindowsOf, findWindow, maskWindowsOf, searchedTexts, type Response } from './windows';
 
 type TokenView = Record<string, unknown> & { id: string };
 
@@ -30,15 +30,27 @@ export const leakIn = (
   response: Response,
   levels: ReadonlyMap<string, Level>,
   supplied: ReadonlySet<string>,
+  thorough = false,
 ): string | null => {
   const label = (token: TokenModel) => `T${tokens.indexOf(token)}`;
-  const who = app.index < 0 ? 'the management key' : `app${app.index}`;
+  const who = app.index === -2 ? 'an anonymous caller' : app.index < 0 ? 'the management key' : `app${app.index}`;
   const index = new Map<string, { token: TokenModel; what: string }>();
+  /** `thorough`: the windows of runs of digits, DIGIT_WINDOW long (windows.ts). */
+  const digitIndex = new Map<string, { token: TokenModel; what: string }>();
   for (const token of tokens) {
     token.versions.forEach((version, v) => {
       // Data the caller knows (it sent it, or was entitled to see it) yields nothing new, whatever is derived from it.
       if (knowsPlaintext(app, version)) return;
-      for (const w of version.windows) if (!knowsWindow(app, w)) index.set(w, { token, what: `data (version ${v})` });
+      for (const w of version.windows) {
+        if (thorough && ALL_DIGITS.test(w)) continue;
+        if (!knowsWindow(app, w)) index.set(w, { token, what: `data (version ${v})` });
+      }
+      if (thorough) {
+        for (const w of secretSources(version.data).flatMap(digitWindowsOf)) {
+          const known = Array.from({ length: DIGIT_WINDOW - 4 }, (_, i) => w.slice(i, i + 5)).every((part) => knowsWindow(app, part));
+          if (!known) digitIndex.set(w, { token, what: `data (version ${v})` });
+        }
+      }
       for (const masked of version.masks) {
         for (const w of maskWindowsOf(masked)) {
           if (!index.has(w) && !knowsWindow(app, w)) index.set(w, { token, what: `evaluated mask ${JSON.stringify(masked)} (version ${v})` });
@@ -46,7 +58,8 @@ export const leakIn = (
       }
     });
   }
-  const found = findWindow(searchedTexts(response), index);
+  const texts = searchedTexts(response, thorough);
+  const found = findWindow(texts, index) ?? findWindow(texts, digitIndex, DIGIT_WINDOW);
   if (found) {
     const { token, what } = found.what;
     return (

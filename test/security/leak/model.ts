@@ -118,7 +118,8 @@ export const secretSources = (data: unknown): string[] => {
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
   };
   walk(data);
-  return [...out].filter((text) => text.length >= WINDOW);
+  // `object` is what the expression engine writes for an object it is asked to print (`[object Object]`): a word of ours.
+  return [...out].filter((text) => text.length >= WINDOW && !/^object$/i.test(text));
 };
 
 /** The folded windows of every source of the data that hold a letter or digit of generated data (not a key name). */

@@ -55,9 +55,11 @@ describe("an evaluated mask's windows", () => {
   const masked = '{"X":"XXXXXXXXXX","X":{"XXXXX":"XXXXXXXXwd","n":0}}';
   const index = new Map(maskWindowsOf(masked).map((w) => [w, 'mask']));
 
-  it('are those within a value that show data', () => {
-    expect(maskWindowsOf(masked)).toEqual(['XXXXW', 'XXXWD']);
-    expect(maskWindowsOf('XXX-XX-6789')).toEqual(['-XX-6', 'XX-67', 'X-678', '-6789']);
+  it('are those within a value that show two characters of data', () => {
+    expect(maskWindowsOf(masked)).toEqual(['XXXWD']);
+    expect(maskWindowsOf('XXX-XX-6789')).toEqual(['XX-67', 'X-678', '-6789']);
+    // One character of data and four X's is in every mask that shows that character there.
+    expect(maskWindowsOf('0XXXXXX56')).toEqual(['XXX56']);
     expect(findWindow(searchedTexts(answer({ v: 'XXXXXXwd' })), index)).not.toBeNull();
   });
 

@@ -9,6 +9,7 @@
 // ISO timestamps, base58 fingerprints, and the Content-Length and ETag headers (numbers and hashes of the body, which
 // is checked itself). What is left of the 5-digit windows of card numbers and SSNs can then only come from token data.
 import { withoutIdsAndTimes } from '../../support/random-parts';
+import { decodingsOf } from './decodings';
 
 export const WINDOW = 5;
 export const SECRET_LETTERS = 'bcdghmpqvwz';
@@ -28,13 +29,19 @@ export const windowsOf = (text: string): string[] => {
 };
 
 /**
- * A window of a mask shows something when it holds a letter or digit of the data, not only X's and delimiters. Only
+ * A window of a mask shows something when it holds two letters or digits of the data, not only X's and delimiters. Only
  * windows within a value count: one across an object mask's JSON (`d","n`) is mostly punctuation and key names, and
  * its one character of data would be found in any text that happens to hold `","n`.
  */
 const SHOWS_DATA = new RegExp(`[${fold(SECRET_LETTERS)}0-9]`);
 const WITHIN_A_VALUE = /^[A-Z0-9 ._-]+$/;
-export const maskWindowsOf = (masked: string): string[] => windowsOf(masked).filter((w) => WITHIN_A_VALUE.test(w) && showsData(w));
+export const maskWindowsOf = (masked: string): string[] => windowsOf(masked).filter((w) => WITHIN_A_VALUE.test(w) && dataCharacters(w) >= 2);
+
+/**
+ * A mask window with one character of data and four X's (`XXXX5`) is in every mask that shows that character there:
+ * another token's mask the caller is entitled to holds it as often as this one. Two characters of data say which.
+ */
+const dataCharacters = (w: string): number => [...w].filter((c) => SHOWS_DATA.test(c)).length;
 
 /** Whether a folded window holds a letter or digit that generated data may have (key names and words have none). */
 export const showsData = (w: string): boolean => SHOWS_DATA.test(w);
@@ -44,6 +51,12 @@ const IGNORED_HEADERS = new Set(['content-length', 'etag']);
 
 /** Text without what is random by construction: UUIDs, timestamps, fingerprints. */
 export const scrub = (text: string): string => withoutIdsAndTimes(text).replace(FINGERPRINT, '"fingerprint":"<fingerprint>"');
+
+/** A UUID with its dashes taken out (as a destination that drops delimiters writes an id): 32 hex digits, some letters. */
+const BARE_UUID = /(?<![0-9A-Fa-f])(?=[0-9]*[A-Fa-f])[0-9A-Fa-f]{32}(?![0-9A-Fa-f])/g;
+
+/** scrub, and ids without their dashes too: what a destination's answer is read with. */
+const scrubThorough = (text: string): string => scrub(text).replace(BARE_UUID, '<id>');
 
 export interface Response {
   text: string;
@@ -95,26 +108,48 @@ const parsedBody = (response: Response): unknown => {
   }
 };
 
-/** The texts a response is searched in, folded: headers and body as sent, and every decoding of its strings. */
-export const searchedTexts = (response: Response): string[] => {
-  const headers = Object.entries(response.headers)
-    .filter(([name]) => !IGNORED_HEADERS.has(name.toLowerCase()))
-    .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`)
-    .join('\n');
+/**
+ * The texts a response is searched in, folded: headers and body as sent, and every decoding of its strings; `thorough`:
+ * every decoding of each header value and of the body's text, layer by layer (decodings.ts).
+ */
+export const searchedTexts = (response: Response, thorough = false): string[] => {
+  const entries = Object.entries(response.headers).filter(([name]) => !IGNORED_HEADERS.has(name.toLowerCase()) && !(thorough && name.toLowerCase() === 'date'));
+  const values = entries.map(([, value]) => (Array.isArray(value) ? value.join(', ') : String(value)));
+  const headers = entries.map(([name], i) => `${name}: ${values[i]}`).join('\n');
   const texts = [scrub(headers), scrub(response.text)];
-  for (const text of [headers, ...stringsOf(parsedBody(response))]) texts.push(...decodings(scrub(text)));
+  if (thorough) {
+    for (const text of [...values, response.text]) texts.push(...decodingsOf(text, scrubThorough));
+  } else {
+    for (const text of [headers, ...stringsOf(parsedBody(response))]) texts.push(...decodings(scrub(text)));
+  }
   return texts.map(fold);
 };
 
 /** The first window of `index` found in `texts`, with where it was found. */
-export const findWindow = <T>(texts: readonly string[], index: ReadonlyMap<string, T>): { window: string; what: T; context: string } | null => {
+export const findWindow = <T>(
+  texts: readonly string[],
+  index: ReadonlyMap<string, T>,
+  length = WINDOW,
+): { window: string; what: T; context: string } | null => {
   if (index.size === 0) return null;
   for (const text of texts) {
-    for (let i = 0; i + WINDOW <= text.length; i++) {
-      const window = text.slice(i, i + WINDOW);
+    for (let i = 0; i + length <= text.length; i++) {
+      const window = text.slice(i, i + length);
       const what = index.get(window);
-      if (what !== undefined) return { window, what, context: text.slice(Math.max(0, i - 60), i + WINDOW + 60) };
+      if (what !== undefined) return { window, what, context: text.slice(Math.max(0, i - 60), i + length + 60) };
     }
   }
   return null;
 };
+
+/**
+ * Read decoded layer by layer, an answer holds hex: runs of digits in which five in a row (a window of a card number or
+ * an SSN) come by chance. There, a run of digits counts as data from DIGIT_WINDOW digits on, what any encoding of a
+ * whole value gives back whole.
+ */
+export const DIGIT_WINDOW = 8;
+export const ALL_DIGITS = /^[0-9]+$/;
+
+/** The DIGIT_WINDOW-long windows of the runs of digits in a text. */
+export const digitWindowsOf = (text: string): string[] =>
+  (text.match(/[0-9]+/g) ?? []).flatMap((run) => Array.from({ length: Math.max(0, run.length - DIGIT_WINDOW + 1) }, (_, i) => run.slice(i, i + DIGIT_WINDOW)));

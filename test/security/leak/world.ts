@@ -6,6 +6,7 @@ import type { Test } from 'supertest';
 import { createApplication, TestApp, createTenant } from '../../support/test-app';
 import { stats } from './branches';
 import { ECHO_FORMULA } from './echo-formula';
+import type { EchoDestination } from './proxy-echo';
 import { leakIn } from './invariant';
 import { AppModel, accrue, currentLevel, newAppModel } from './knowledge';
 import {
@@ -62,6 +63,8 @@ const MANAGEMENT = newAppModel(-1, { permissions: [], rules: [] }, 'management',
 export interface WorldOptions {
   /** URL of the echo destination the reactor's code may fetch (on VAULT_REACTOR_ALLOWED_HOSTS). */
   echoUrl: string;
+  /** The proxies' destination (proxy-echo.ts, on VAULT_PROXY_ALLOWED_HOSTS) and the URL proxies send to. */
+  proxy: { destination: EchoDestination; url: string };
 }
 
 let tenants = 0;
@@ -69,6 +72,8 @@ let tenants = 0;
 export class World {
   readonly tokens: TokenModel[] = [];
   readonly trace: string[] = [];
+  /** Whoever invokes an anonymous proxy: it knows what it sent, and no rule entitles it to anything. */
+  readonly anonymous: AppModel = newAppModel(-2, { permissions: [], rules: [] }, 'anonymous', '');
   private step = 0;
   private salts = 0;
   private formula: string | null = null;
@@ -81,7 +86,7 @@ export class World {
     private readonly revealAuditor: string,
     private readonly maskAuditor: string,
     private readonly seeder: string,
-    private readonly options: WorldOptions,
+    readonly options: WorldOptions,
   ) {}
 
   static async create(test: TestApp, specs: readonly AppSpec[], options: WorldOptions): Promise<World> {
@@ -169,6 +174,28 @@ export class World {
     return reply;
   }
 
+  /**
+   * A request the caller builds itself (a proxy invocation: any method, headers and body), traced and counted. Its
+   * status is the command's to judge: a destination may answer a 5xx of its own.
+   */
+  async raw(who: string, what: string, build: (http: ReturnType<TestApp['http']>) => Test): Promise<Reply> {
+    stats.requests++;
+    this.trace.push(`#${this.step} ${who} ${what}`);
+    const res = await build(this.test.http());
+    const bytes: Buffer = Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.text ?? '', 'utf8');
+    const text = bytes.toString('utf8');
+    let body: unknown = {};
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: the text is all there is.
+    }
+    const reply: Reply = { status: res.status, text, body, headers: res.headers as Record<string, string> };
+    stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
+    this.trace.push(`   → ${reply.status} ${clip(reply.text, 600)}`);
+    return reply;
+  }
+
   /** A request by one of the generated applications: traced, and checked for 5xx. */
   async act(app: AppModel, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Reply> {
     stats.requests++;
@@ -182,8 +209,8 @@ export class World {
    * A request with the tenant's management key (application changes, the reactor fixture). Its answers are checked
    * too: the management key holds no token permission, so any token data in them is a leak.
    */
-  async manage(method: 'POST' | 'PUT', path: string, body: unknown): Promise<Reply> {
-    this.trace.push(`#${this.step} management ${method} ${this.shortPath(path)} ${clip(JSON.stringify(body), 600)}`);
+  async manage(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<Reply> {
+    this.trace.push(`#${this.step} management ${method} ${this.shortPath(path)}${body === undefined ? '' : ` ${clip(JSON.stringify(body), 600)}`}`);
     const reply = await this.send(this.management, method, path, body);
     this.trace.push(`   → ${reply.status} ${clip(reply.text, 300)}`);
     this.checkLeaks(MANAGEMENT, reply, new Map());
@@ -232,10 +259,11 @@ export class World {
 
   /**
    * The invariant (invariant.ts). `levels` are the caller's entitlements before the request; `supplied` are tokens whose
-   * new data the caller sent in this very request.
+   * new data the caller sent in this very request; `thorough` decodes the answer layer by layer (decodings.ts), for
+   * answers a destination wrote.
    */
-  checkLeaks(app: AppModel, reply: Reply, levels: Map<string, Level>, supplied: ReadonlySet<string> = new Set()): void {
-    const leak = leakIn(this.tokens, app, reply, levels, supplied);
+  checkLeaks(app: AppModel, reply: Reply, levels: Map<string, Level>, supplied: ReadonlySet<string> = new Set(), thorough = false): void {
+    const leak = leakIn(this.tokens, app, reply, levels, supplied, thorough);
     if (leak) this.fail('LEAK', leak);
   }
 
