@@ -178,7 +178,9 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
       const detokenized = out.headers![name];
       const k = taken.get(name) ?? 0;
       taken.set(name, k + 1);
-      const value = Array.isArray(detokenized) ? detokenized[k] : detokenized;
+      // A repeated header went in as a list of its values; a single one as its value, which a token may make a list.
+      const repeated = headerLines.filter((j) => message.headers[j][0] === name).length > 1;
+      const value = repeated && Array.isArray(detokenized) ? detokenized[k] : detokenized;
       lines[i] = [name, typeof value === 'string' ? value : JSON.stringify(value)];
     }
     // Node refuses to send a header with a line break, a control character or one beyond Latin-1: said here, by name.
