@@ -43,10 +43,10 @@ import {
   validQuery,
 } from './hostile-input/request-parts';
 import { echoedWindow, linesHolding, SecretWindows } from './hostile-input/secret-windows';
-import { DESTINATION_FAULTS, MODES, PROXY_TIMEOUT_MS, startFuzzDestination, type Mode } from './hostile-input/fuzz-destination';
-import { originOf, problemWith, stretchOf, type Origin } from './hostile-input/proxy-checks';
-import { proxyRequestArb, requestBytes, type ProxyRequest } from './hostile-input/proxy-requests';
-import { rawRequest } from './hostile-input/raw-http';
+import { DESTINATION_FAULTS, MODES, PROXY_TIMEOUT_MS, startFuzzDestination } from './hostile-input/fuzz-destination';
+import { stretchOf } from './hostile-input/proxy-checks';
+import { invocation, ProxyFuzz } from './hostile-input/proxy-fuzz';
+import { proxyRequestArb, type ProxyRequest } from './hostile-input/proxy-requests';
 import { PROXY_SECRETS } from './hostile-input/references';
 import { startLocalHttpServer, type LocalHttpServer } from '../support/local-http-server';
 import type { AddressInfo } from 'node:net';
@@ -175,6 +175,7 @@ describe('hostile input against every endpoint', () => {
     const server = test.app.getHttpServer();
     if (!server.address()) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
+    proxies = new ProxyFuzz(port, destination, refs, sent);
   });
   afterAll(async () => {
     await test?.close();
@@ -262,50 +263,8 @@ describe('hostile input against every endpoint', () => {
 
   // ---- ANY /proxy ----
 
-  const proxyStats = { requests: 0, origins: new Map<Origin, number>(), statuses: new Map<string, number>(), modes: new Map<Mode, number>() };
-  const keys = async () => ({
-    'the proxy key': await refs.ready('proxyKey'),
-    'the anonymous proxy key': await refs.ready('anonymousProxyKey'),
-    'the invoking API key': await refs.ready('useKey'),
-    'the private API key': await refs.ready('privateKey'),
-    'the management API key': await refs.ready('adminKey'),
-  });
-
-  /** Sends a proxy invocation as written, then what every answer to one must be (proxy-checks.ts). */
-  const invoke = async (request: ProxyRequest) => {
-    for (const secret of request.secrets) sent.add(secret);
-    const before = destination.received.length;
-    const answer = await rawRequest(port, requestBytes(request, (text) => refs.resolve(text)), { halfClose: request.body?.framing === 'short-length', timeoutMs: 10_000 });
-    // Node's HTTP server hangs up on a CONNECT no one listens for: no invocation, and nothing said.
-    if (answer === null && request.method === 'CONNECT') return null;
-    if (answer === null) throw new Error(`${request.what}: no answer`);
-    const origin = originOf(request, answer);
-    proxyStats.requests++;
-    proxyStats.origins.set(origin, (proxyStats.origins.get(origin) ?? 0) + 1);
-    const label = `${answer.status} ${origin}`;
-    proxyStats.statuses.set(label, (proxyStats.statuses.get(label) ?? 0) + 1);
-    if (origin === 'destination') proxyStats.modes.set(request.mode, (proxyStats.modes.get(request.mode) ?? 0) + 1);
-    const hidden: Record<string, string> = { ...(await keys()), 'the configuration secret': PROXY_SECRETS.configuration };
-    // The private application's rule reveals every token: the data may come back to it.
-    if (request.caller !== 'private') hidden['token data'] = PROXY_SECRETS.tokenData;
-    const problem = problemWith(request, answer, destination.received.slice(before), { values: hidden });
-    if (problem) throw new Error(`${request.what}: ${problem}\n${answer.head}\n\n${answer.body.toString('utf8').slice(0, 600)}`);
-    return answer;
-  };
-
-  const invocation = (overrides: Partial<ProxyRequest>): ProxyRequest => ({
-    method: 'GET',
-    target: '/proxy/mode/echo',
-    query: '',
-    headers: [['SVC-API-KEY', '⟨useKey⟩'], ['SVC-PROXY-KEY', '⟨proxyKey⟩']],
-    body: null,
-    secrets: [],
-    caller: 'use',
-    mode: 'echo',
-    unreachable: false,
-    what: 'an invocation',
-    ...overrides,
-  });
+  let proxies: ProxyFuzz;
+  const invoke = (request: ProxyRequest) => proxies.invoke(request);
 
   it.each(MODES.map((mode) => [mode] as const))('ANY /proxy to a destination in mode %s: its fault is a 502 or 504 of the vault\'s, anything else its own', async (mode) => {
     const answer = (await invoke(invocation({ target: `/proxy/mode/${mode}`, mode, what: `GET /proxy/mode/${mode}` })))!;
@@ -344,13 +303,10 @@ describe('hostile input against every endpoint', () => {
     async () => {
       // No shrinking: each request may wait for a slow destination, and the failing one is printed whole.
       await fc.assert(fc.asyncProperty(proxyRequestArb, async (request) => void (await invoke(request))), { numRuns: PROXY_RUNS, endOnFailure: true });
-      const origins = [...proxyStats.origins].map(([origin, n]) => `${origin} ${n}`).join(', ');
-      const statuses = [...proxyStats.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}×${n}`).join(' ');
-      const modes = [...proxyStats.modes].map(([mode, n]) => `${mode} ${n}`).join(', ');
-      console.log(`ANY /proxy, ${proxyStats.requests} invocations: ${origins}\nstatuses: ${statuses}\ndestination answers by mode: ${modes}`);
+      console.log(proxies.summary());
       // Both sides were reached: answers passed on from the destination, and refusals of the vault's own.
-      expect(proxyStats.origins.get('destination') ?? 0).toBeGreaterThan(PROXY_RUNS / 20);
-      expect(proxyStats.origins.get('vault') ?? 0).toBeGreaterThan(PROXY_RUNS / 5);
+      expect(proxies.origins.get('destination') ?? 0).toBeGreaterThan(PROXY_RUNS / 20);
+      expect(proxies.origins.get('vault') ?? 0).toBeGreaterThan(PROXY_RUNS / 5);
     },
     Math.max(300_000, PROXY_RUNS * 1_500),
   );
@@ -429,7 +385,7 @@ describe('hostile input against every endpoint', () => {
   });
 
   it('logged and counted no key, proxy configuration or token data', async () => {
-    const hidden: Record<string, string> = { ...(await keys()), 'the configuration secret': PROXY_SECRETS.configuration, 'token data': PROXY_SECRETS.tokenData };
+    const hidden = await proxies.hidden();
     const metrics = await test.http().get('/metrics');
     const found = [...test.logs, metrics.text].flatMap((text) =>
       Object.entries(hidden).flatMap(([name, value]) => {
