@@ -28,10 +28,9 @@ export const FEATURES = ['dedupe', 'derive', 'deriving-patch', 'move', 'react', 
  * - `proxy-hex-outside`: hex of another encoding of the value (the guard reads hex only as the encoding of a value
  *   itself): of the value without its delimiters, of its base64, of its URL encoding;
  * - `proxy-punctuation`: only the letters and digits of a value that holds other punctuation than the guard's
- *   delimiters (`@`, `:`, `#`, quotes: an e-mail address, a street address, JSON text held as a string);
- * - `proxy-base64-lines`: base64 broken into lines, as MIME writes it (a value across a line break).
+ *   delimiters (`@`, `:`, `#`, quotes: an e-mail address, a street address, JSON text held as a string).
  */
-export const KNOWN_GAPS = ['proxy-hex-outside', 'proxy-punctuation', 'proxy-base64-lines'] as const;
+export const KNOWN_GAPS = ['proxy-hex-outside', 'proxy-punctuation'] as const;
 
 export interface CommandOptions {
   maxCommands: number;

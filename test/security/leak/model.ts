@@ -118,8 +118,10 @@ export const secretSources = (data: unknown): string[] => {
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
   };
   walk(data);
-  // `object` is what the expression engine writes for an object it is asked to print (`[object Object]`): a word of ours.
-  return [...out].filter((text) => text.length >= WINDOW && !/^object$/i.test(text));
+  // Words of ours a token's data may hold: `object` is what the expression engine writes for an object it is asked to
+  // print (`[object Object]`), `redacted` what stands in for a value withheld from a proxy's answer (a tokenize transform
+  // then makes a token of it).
+  return [...out].filter((text) => text.length >= WINDOW && !/^(object|redacted)$/i.test(text));
 };
 
 /** The folded windows of every source of the data that hold a letter or digit of generated data (not a key name). */

@@ -17,7 +17,7 @@ export interface ProxyItem extends ExpressionChoice {
 
 export interface ProxyChoice {
   app: number;
-  /** Any application, not only one holding token:use (then a 403). */
+  /** An application without token:use (then a 403), when there is one. */
   anyApp: boolean;
   anonymous: boolean;
   route: 'proxy' | 'ephemeral' | 'unknown-key';

@@ -82,7 +82,7 @@ export class ProxyCommand implements Cmd {
     const app: AppModel = c.anonymous
       ? w.anonymous
       : c.anyApp
-        ? w.app(c.app)
+        ? w.appWhere(c.app, (a) => !callers.includes(a))
         : fitting.length
           ? fitting[c.app % fitting.length]
           : w.appWhere(c.app, (a) => callers.includes(a));

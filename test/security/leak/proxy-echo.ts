@@ -41,6 +41,8 @@ export const ECHO_ENCODINGS = {
   base64_of_json: (s: string) => b64(JSON.stringify({ v: s })),
   base64_of_hex: (s: string) => b64(hex(s)),
   html_of_base64url: (s: string) => each(b64url(s), (c) => `&#${c};`),
+  // As MIME writes it, 76 characters a line: a value across a line break.
+  base64_lines: (s: string) => b64(`mime:${s}`).replace(/(.{76})(?=.)/g, '$1\r\n'),
 } as const;
 
 /** Encodings the guard does not undo (KNOWN_GAPS in command-mix.ts), by gap. */
@@ -54,10 +56,6 @@ export const GAP_ENCODINGS = {
   // Every character but letters and digits taken out: `@`, `:`, `#`, quotes and braces are no delimiters to the guard.
   'proxy-punctuation': {
     letters_and_digits: (s: string) => s.replace(/[^A-Za-z0-9]/g, ''),
-  },
-  // Base64 as MIME writes it, 76 characters a line: a value across a line break is in no one run.
-  'proxy-base64-lines': {
-    base64_lines: (s: string) => b64(`mime:${s}`).replace(/(.{76})(?=.)/g, '$1\r\n'),
   },
 } as const;
 type GapEncodings = (typeof GAP_ENCODINGS)[keyof typeof GAP_ENCODINGS];
