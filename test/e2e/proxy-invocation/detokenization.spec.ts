@@ -130,6 +130,15 @@ describe('ANY /proxy: detokenization', () => {
     expectVaultAnswer(mixed, 400);
   });
 
+  it('takes a JSON body of at most 10,000 values once it holds an expression, refused before it is parsed', async () => {
+    const body = (n: number) => ({ card: `{{ ${card} }}`, list: Array.from({ length: n }, () => ({})) });
+    // The object, its two members and n items: 3 + n values (detokenization counts one more: the body's own place).
+    expect((await sendJson(useOnly, body(9_996))).status).not.toBe(400);
+    const tooMany = await sendJson(useOnly, body(9_998));
+    expectVaultAnswer(tooMany, 400);
+    expect(tooMany.body.errors.body[0]).toMatch(/at most 10000 values/);
+  });
+
   it("runs the proxy's request transforms before detokenization: they see the expressions, never the data", async () => {
     const seeing = await admin().post('/proxies', {
       name: 'seeing',

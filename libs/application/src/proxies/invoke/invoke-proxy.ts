@@ -1,7 +1,7 @@
 // ANY /proxy: a request sent on to its destination (a proxy's, or an ephemeral SVC-PROXY-URL) with its request
 // transforms applied, then token data put in for the caller's detokenization expressions (token:use), and the answer
 // sent back after the response transforms and what flows back. Bodies, headers and answers are never logged.
-import { DomainError, FlowBackGuard, FlowBackUncheckableError, REDACTED_VIEW, validationError, type ExpressionEngine, type FlowBackSource, type ProxySecrets } from '@vault/domain';
+import { DomainError, FlowBackGuard, FlowBackUncheckableError, MAX_BODY_VALUES, REDACTED_VIEW, validationError, type ExpressionEngine, type FlowBackSource, type ProxySecrets } from '@vault/domain';
 import { recordAccess, type Access } from '../../audit/record-access';
 import { principalOf } from '../../authentication/authenticator';
 import type { Detokenizer } from '../../detokenize/detokenizer';
@@ -154,6 +154,11 @@ export class InvokeProxyHandler implements UseCaseHandler<InvokeProxyCommand> {
   private async detokenize(caller: Caller, message: ProxyMessage): Promise<{ message: ProxyMessage; used: string[]; flowBack: FlowBackSource[] }> {
     // Looked for in the text first: a body without `{{` is neither parsed nor walked, however large.
     const text = message.body === null || bodyKindOf(message.headers) === 'other' ? null : textOf(message.body);
+    // A JSON body with more values than a detokenized body may hold is refused before it is parsed (parsing 1 MiB of
+    // tiny values would hold the event loop for longer than any request may).
+    if (text !== null && text.includes('{{') && bodyKindOf(message.headers) === 'json' && jsonValuesAtLeast(text, MAX_BODY_VALUES + 1)) {
+      throw validationError({ body: [`The body must hold at most ${MAX_BODY_VALUES} values (containers, nulls and leaves).`] });
+    }
     const read = text !== null && text.includes('{{') ? readableBody(message) : null;
     const bodyHas = read !== null;
     const headerLines = message.headers.map((_line, i) => i).filter((i) => message.headers[i][1].includes('{{'));
@@ -270,6 +275,34 @@ const guardedBody = async (guard: FlowBackGuard, response: ProxyMessage): Promis
   const parsed = await inTurns(guard.json(read.value));
   const candidate = JSON.stringify(parsed) === JSON.stringify(read.value) ? body : bodyOf({ kind: 'json', value: parsed });
   return inTurns(guard.bytes(candidate));
+};
+
+/**
+ * Whether JSON text holds at least `limit` values, counted without parsing: one per value start after `[`, `{`, `,`
+ * and `:` outside strings, plus the first. A lower bound of the parsed count, so never refuses a body that would pass.
+ */
+const jsonValuesAtLeast = (text: string, limit: number): boolean => {
+  let count = 1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x2c) count++; // , another member or item
+    else if ((c === 0x5b || c === 0x7b) && nextSignificant(text, i + 1) !== (c === 0x5b ? 0x5d : 0x7d)) count++; // a non-empty [ or {
+    if (count >= limit) return true;
+  }
+  return false;
+};
+
+const nextSignificant = (text: string, from: number): number => {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c;
+  }
+  return -1;
 };
 
 const invokeAccess = (target: ProxyTarget): Access => ({ entity_type: 'proxy', entity_id: target.proxy?.id ?? null, operation: 'invoke', via: 'proxy' });
