@@ -39,8 +39,8 @@ export const DESTINATION_FAULTS: Partial<Record<Mode, 502 | 504>> = {
 };
 
 /** How long `slow` waits: longer than the fuzzed app's VAULT_PROXY_TIMEOUT_MS. */
-export const PROXY_TIMEOUT_MS = 1_000;
-const SLOW_MS = 2_500;
+export const PROXY_TIMEOUT_MS = 2_000;
+const SLOW_MS = 4_500;
 
 export const modeOf = (path: string): Mode => {
   const found = /\/mode\/([a-z0-9]+)/.exec(path)?.[1];
