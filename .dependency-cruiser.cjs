@@ -124,6 +124,15 @@ module.exports = {
       to: { path: '^apps/', pathNot: '^apps/$1/' },
     },
     {
+      name: 'console-imports-only-itself',
+      severity: 'error',
+      comment:
+        'apps/console runs in the browser and talks to the vault only through the public HTTP API (src/api.ts): it ' +
+        'imports its own files, preact, and vite and node: modules in its build config, never libs/ or another app.',
+      from: { path: '^apps/console/' },
+      to: { pathNot: ['^apps/console/', '^node_modules/(preact|vite)/'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'production-imports-no-test-code',
       severity: 'error',
       comment:

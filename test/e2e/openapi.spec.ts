@@ -361,10 +361,10 @@ describe('the OpenAPI document', () => {
     return Object.keys(body).filter((key) => !(key in properties));
   };
 
-  it('redirects GET / to the docs page', async () => {
+  it('redirects GET / to the web console', async () => {
     const response = await test.http().get('/');
     expect(response.status).toBe(302);
-    expect(response.headers.location).toBe('/docs');
+    expect(response.headers.location).toBe('/console');
   });
 
   it('titles the docs page with the product name', async () => {

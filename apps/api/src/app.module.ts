@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { VaultConfig, VaultCoreModule } from '@vault/nest';
 import { ApplicationsController } from './applications/applications.controller';
+import { ConsoleModule } from './console/console.module';
 import { HealthController } from './health/health.controller';
 import { MetricsModule } from './metrics/metrics.module';
 import { AccessGuard } from './http/access.guard';
@@ -25,7 +26,7 @@ import { API_KEY_RATE_LIMITER, RateLimiter } from './http/rate-limiter';
 
 export function appModule(config: VaultConfig) {
   @Module({
-    imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), MetricsModule],
+    imports: [VaultCoreModule.forRoot({ projector: config.projector, config, shredder: true }), MetricsModule, ConsoleModule],
     // Express tries routes in the order of this list and of each controller's methods: a route that a parametric one
     // (`:id`) would also match must come before it.
     controllers: [

@@ -1,0 +1,3 @@
+export function AuditArea(_props: { rest?: string; params?: URLSearchParams }) {
+  return <section><h1>AuditArea</h1></section>;
+}
