@@ -17,5 +17,6 @@ export * from './read-model/sqlite/tokens';
 export * from './read-model/sqlite/sqlite-reactors';
 export * from './read-model/sqlite/sqlite-proxies';
 export * from './read-model/sqlite/sqlite-audit';
+export * from './read-model/sqlite/sqlite-usage';
 export * from './read-model/sqlite/projector-lease';
 export * from './system/async-request-context';

@@ -10,3 +10,4 @@ export * from './read-model/meilisearch/meili-tokens';
 export * from './read-model/meilisearch/meili-reactors';
 export * from './read-model/meilisearch/meili-proxies';
 export * from './read-model/meilisearch/meili-audit';
+export * from './read-model/meilisearch/meili-usage';

@@ -14,6 +14,7 @@ export * from './ports/read-models';
 export * from './ports/system';
 export * from './ports/token-crypto';
 export * from './ports/token-search-index';
+export * from './ports/usage-report-read-model';
 
 // Writes: the command runner, and what a write waits for before it answers
 export * from './commands/command-runner';
@@ -36,6 +37,7 @@ export * from './projections/proxies.projection';
 export * from './projections/tokens.projection';
 export * from './projections/audit.projection';
 export * from './projections/key-shredding.projection';
+export * from './projections/usage.projection';
 
 // Who calls
 export * from './shared/use-case';

@@ -50,8 +50,10 @@ const REBUILD_CACHE_KIB = 128 * 1024;
  * 5: the audit table keyed by log position (WITHOUT ROWID), the entry's fields as its columns.
  * 6: token rowids AUTOINCREMENT (the search bitmaps' document numbers) and the token_changes log.
  * 7: the proxies table (its projection replays the proxy events a file of layout 6 never applied).
+ * 8: the usage report's tables and their counters (their projections replay the token events and access records).
+ * 9: the webhooks and webhook_deliveries tables.
  */
-export const READ_MODEL_SCHEMA_VERSION = 7;
+export const READ_MODEL_SCHEMA_VERSION = 9;
 
 export class SqliteReadModel implements ProjectionStore, RebuildableReadModel {
   private db: SqliteDatabase;
