@@ -21,6 +21,7 @@ import { AuditRetentionSweeper } from './audit/audit-retention-sweeper';
 import { TenantsController } from './tenants/tenants.controller';
 import { ProxiesController } from './proxies/proxies.controller';
 import { ProxyInvocationController } from './proxies/proxy-invocation.controller';
+import { ReportsController } from './reports/reports.controller';
 import { CallerLivenessInterceptor } from './http/caller-liveness.interceptor';
 import { API_KEY_RATE_LIMITER, RateLimiter } from './http/rate-limiter';
 
@@ -40,6 +41,7 @@ export function appModule(config: VaultConfig) {
       ReactorsController,
       AuditLogController,
       TenantsController,
+      ReportsController,
       ProxiesController,
       ProxyInvocationController,
     ],

@@ -115,3 +115,6 @@ export * from './audit/group-commit-access-log';
 export * from './audit/disabled-access-log';
 export * from './audit/record-access';
 export * from './audit/list-audit-log';
+
+// Reports
+export * from './reports/get-usage-report';

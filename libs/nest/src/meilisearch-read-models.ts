@@ -16,6 +16,9 @@ import {
   meiliTokensCollection,
   MeiliAuditReadModel,
   meiliAuditCollection,
+  MeiliUsageReportReadModel,
+  meiliUsageActiveCollection,
+  meiliUsageTokensCollection,
 } from '@vault/adapters/meilisearch';
 import type { VaultConfig } from './config';
 import { searchListeners, type ReadModels } from './read-model-set';
@@ -29,6 +32,8 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     meiliReactorsCollection,
     meiliProxiesCollection,
     meiliAuditCollection,
+    meiliUsageTokensCollection,
+    meiliUsageActiveCollection,
   ]);
   // Refuses a server older than MINIMUM_MEILISEARCH_VERSION (the error names both versions and reaches main(), which
   // exits 1), then creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
@@ -44,6 +49,7 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     proxies: new MeiliProxyReadModel(model),
     tokens: new MeiliTokenSearchIndex(model, searches.notify),
     audit: new MeiliAuditReadModel(model),
+    usage: new MeiliUsageReportReadModel(model),
     onSearch: searches.add,
     // No onSwap: a swap replaces the contents under the same index uids, for every process at once.
     // The client keeps no connection open, so there is nothing to close.

@@ -10,6 +10,7 @@ import type {
   RebuildableReadModel,
   TenantReadModel,
   TokenSearchIndex,
+  UsageReportReadModel,
 } from '@vault/application';
 
 export interface ReadModels {
@@ -23,6 +24,8 @@ export interface ReadModels {
   tokens: TokenSearchIndex;
   /** GET /logs and the audit retention sweep. */
   audit: AuditReadModel;
+  /** GET /tenants/self/reports/usage. */
+  usage: UsageReportReadModel;
   /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
   /** Calls back after each token search with the plan the adapter chose and how long it ran (the API's metrics). */

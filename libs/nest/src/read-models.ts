@@ -8,6 +8,8 @@ import {
   reactorsProjection,
   tenantsProjection,
   tokensProjection,
+  usageActiveProjection,
+  usageTokensProjection,
 } from '@vault/application';
 import {
   SqliteApplicationReadModel,
@@ -26,6 +28,9 @@ import {
   auditTable,
   SqliteAuditReadModel,
   SqliteProjectorLease,
+  SqliteUsageReportReadModel,
+  usageActiveTable,
+  usageTokensTable,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
 import { searchListeners, type ReadModels } from './read-model-set';
@@ -35,7 +40,7 @@ export { searchListeners };
 export type { ReadModels, SearchListener } from './read-model-set';
 
 export const allProjections = () =>
-  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, proxiesProjection, auditProjection]);
+  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, proxiesProjection, auditProjection, usageTokensProjection, usageActiveProjection]);
 
 export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   if (config.search !== 'embedded') {
@@ -43,7 +48,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
     return meili.openMeilisearchReadModels(config);
   }
-  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, proxiesTable, auditTable]);
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, proxiesTable, auditTable, usageTokensTable, usageActiveTable]);
   model.removeStaleFiles();
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
@@ -61,6 +66,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     proxies: new SqliteProxyReadModel(model),
     tokens,
     audit,
+    usage: new SqliteUsageReportReadModel(model),
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },

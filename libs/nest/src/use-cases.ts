@@ -84,6 +84,8 @@ import {
   VaultQuery,
   ListAuditLogHandler,
   ListAuditLogQuery,
+  GetUsageReportHandler,
+  GetUsageReportQuery,
   CreateProxyCommand,
   CreateProxyHandler,
   UpdateProxyCommand,
@@ -222,6 +224,8 @@ export const useCaseProviders: Provider[] = [
   ),
   // Audit log
   useCase(ListAuditLogQuery, ListAuditLogHandler, (p) => new ListAuditLogHandler(p.readModels.audit)),
+  // Reports
+  useCase(GetUsageReportQuery, GetUsageReportHandler, (p) => new GetUsageReportHandler(p.readModels.usage)),
 ];
 
 // The shared steps more than one handler is built from: each a module of its feature, never a handler.

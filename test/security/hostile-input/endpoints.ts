@@ -165,6 +165,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'delete', path: '/proxies/{id}', id: 'deleteProxy', who: 'adminKey', spends: 'deleteProxy' },
   { method: 'get', path: '/logs', who: 'adminKey', queries: ['entity_type=token&page=1&size=10', 'entity_id=⟨token⟩&start_date=2024-01-01', 'entity_type=⟨secret⟩'] },
   { method: 'get', path: '/tenants/self', who: 'adminKey' },
+  { method: 'get', path: '/tenants/self/reports/usage', who: 'adminKey' },
   { method: 'put', path: '/tenants/self', who: 'adminKey', bodies: [{ name: 'Fuzzed tenant ⟨secret⟩' }] },
   { method: 'delete', path: '/tenants/self', who: 'tenantKey', spends: 'tenantKey' },
   { method: 'get', path: '/health', who: 'none' },
