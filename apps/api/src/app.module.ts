@@ -22,6 +22,7 @@ import { TenantsController } from './tenants/tenants.controller';
 import { ProxiesController } from './proxies/proxies.controller';
 import { ProxyInvocationController } from './proxies/proxy-invocation.controller';
 import { ReportsController } from './reports/reports.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 import { CallerLivenessInterceptor } from './http/caller-liveness.interceptor';
 import { API_KEY_RATE_LIMITER, RateLimiter } from './http/rate-limiter';
 
@@ -44,6 +45,7 @@ export function appModule(config: VaultConfig) {
       ReportsController,
       ProxiesController,
       ProxyInvocationController,
+      WebhooksController,
     ],
     providers: [
       { provide: API_KEY_RATE_LIMITER, useFactory: () => new RateLimiter(config.rateLimitPerSecond) },

@@ -11,3 +11,4 @@ export * from './read-model/meilisearch/meili-reactors';
 export * from './read-model/meilisearch/meili-proxies';
 export * from './read-model/meilisearch/meili-audit';
 export * from './read-model/meilisearch/meili-usage';
+export * from './read-model/meilisearch/meili-webhooks';

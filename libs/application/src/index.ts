@@ -34,6 +34,8 @@ export * from './projections/applications.projection';
 export * from './projections/formulas.projection';
 export * from './projections/reactors.projection';
 export * from './projections/proxies.projection';
+export * from './projections/webhooks.projection';
+export * from './projections/deliveries.projection';
 export * from './projections/tokens.projection';
 export * from './projections/audit.projection';
 export * from './projections/key-shredding.projection';
@@ -108,6 +110,17 @@ export { proxyKeyId } from './proxies/sealing/proxy-secrets';
 export * from './proxies/invoke/invoke-proxy';
 export { ProxyTargets, NO_USABLE_PROXY } from './proxies/invoke/proxy-target';
 export { TRANSFORM_FAILED } from './proxies/invoke/proxy-transformer';
+export * from './ports/webhooks';
+export { toWebhookView, type WebhookView } from './webhooks/webhook-view';
+export * from './webhooks/create-webhook';
+export * from './webhooks/update-webhook';
+export * from './webhooks/delete-webhook';
+export * from './webhooks/get-webhook';
+export * from './webhooks/list-webhooks';
+export * from './webhooks/list-deliveries';
+export { webhookKeyId } from './webhooks/sealing/webhook-secret';
+export * from './webhooks/delivery/webhook-runner';
+export * from './webhooks/delivery/webhook-dispatcher';
 export * from './ports/proxy-egress';
 
 // Audit

@@ -25,3 +25,4 @@ export { codePointLength } from './shared/json-shape';
 export * from './flow-back';
 export * from './shared/json-path';
 export * from './proxies';
+export * from './webhooks';

@@ -47,6 +47,12 @@ export interface VaultConfig {
   proxyTimeoutMs: number;
   /** VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND: invocations without an API key allowed per proxy key and client address. */
   proxyAnonymousRatePerSecond: number;
+  /** VAULT_WEBHOOK_ALLOWED_HOSTS: `host[:port]` entries webhooks may deliver to; empty: no webhooks. */
+  webhookAllowedHosts: string[];
+  /** VAULT_WEBHOOK_TIMEOUT_MS: how long a receiver has to answer one delivery attempt in whole. */
+  webhookTimeoutMs: number;
+  /** VAULT_WEBHOOK_RETRY_WINDOW_MS: how long a failing delivery is retried, from its first attempt, before it is failed. */
+  webhookRetryWindowMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     proxyAllowedHosts: allowedHosts(env, 'VAULT_PROXY_ALLOWED_HOSTS'),
     proxyTimeoutMs: int('VAULT_PROXY_TIMEOUT_MS', 25000, 1),
     proxyAnonymousRatePerSecond: int('VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND', 20, 1),
+    webhookAllowedHosts: allowedHosts(env, 'VAULT_WEBHOOK_ALLOWED_HOSTS'),
+    webhookTimeoutMs: int('VAULT_WEBHOOK_TIMEOUT_MS', 5000, 1),
+    webhookRetryWindowMs: int('VAULT_WEBHOOK_RETRY_WINDOW_MS', 24 * 3_600_000, 1),
   };
 }
 
@@ -115,8 +124,8 @@ function syncMode(env: NodeJS.ProcessEnv): VaultConfig['sync'] {
   return value;
 }
 
-/** VAULT_REACTOR_ALLOWED_HOSTS or VAULT_PROXY_ALLOWED_HOSTS: comma-separated `host[:port]`, checked by the one parser. */
-function allowedHosts(env: NodeJS.ProcessEnv, name: 'VAULT_REACTOR_ALLOWED_HOSTS' | 'VAULT_PROXY_ALLOWED_HOSTS'): string[] {
+/** VAULT_REACTOR_ALLOWED_HOSTS, VAULT_PROXY_ALLOWED_HOSTS or VAULT_WEBHOOK_ALLOWED_HOSTS: comma-separated `host[:port]`, checked by the one parser. */
+function allowedHosts(env: NodeJS.ProcessEnv, name: 'VAULT_REACTOR_ALLOWED_HOSTS' | 'VAULT_PROXY_ALLOWED_HOSTS' | 'VAULT_WEBHOOK_ALLOWED_HOSTS'): string[] {
   const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   try {
     AllowedHosts.parse(entries);

@@ -17,6 +17,8 @@ export const FORMULA_CODE_CHECKER = Symbol('FormulaCodeChecker');
 export const REACTOR_RUNTIME = Symbol('ReactorRuntime');
 /** Sends proxied requests to their destinations (port: ProxyEgress). */
 export const PROXY_EGRESS = Symbol('ProxyEgress');
+/** Webhook delivery of this process (WebhookDelivery in webhook-delivery.ts), or null where none runs. */
+export const WEBHOOK_DELIVERY = Symbol('WebhookDelivery');
 /** The read models behind their ports (ReadModels in read-models.ts). */
 export const READ_MODELS = Symbol('ReadModels');
 /** The validated configuration (VaultConfig). */

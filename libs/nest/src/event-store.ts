@@ -13,7 +13,7 @@ import {
   type SubscribeOptions,
 } from '@vault/application';
 import { SqliteEventStore } from '@vault/adapters';
-import type { TokenCrypto } from '@vault/application';
+import type { RecordedEvent, TokenCrypto } from '@vault/application';
 import type { VaultConfig } from './config';
 
 /** The configured store, as written: token indexes and private formulas sealed. Only for readers of neither (the key shredder). */
@@ -77,6 +77,10 @@ export class CountingEventStore implements EventStore {
 
   readStream(streamId: string) {
     return this.inner.readStream(streamId);
+  }
+
+  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+    return this.inner.readLastEvent ? this.inner.readLastEvent(streamId) : ((await this.inner.readStream(streamId)).at(-1) ?? null);
   }
 
   readAll(after: LogPosition | null, limit: number) {

@@ -6,3 +6,4 @@ export * from './event-store';
 export * from './vault-core.module';
 export * from './use-cases';
 export * from './metrics';
+export * from './webhook-delivery';

@@ -19,6 +19,10 @@ import {
   MeiliUsageReportReadModel,
   meiliUsageActiveCollection,
   meiliUsageTokensCollection,
+  MeiliWebhookReadModel,
+  MeiliDeliveryReadModel,
+  meiliWebhooksCollection,
+  meiliDeliveriesCollection,
 } from '@vault/adapters/meilisearch';
 import type { VaultConfig } from './config';
 import { searchListeners, type ReadModels } from './read-model-set';
@@ -34,6 +38,8 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     meiliAuditCollection,
     meiliUsageTokensCollection,
     meiliUsageActiveCollection,
+    meiliWebhooksCollection,
+    meiliDeliveriesCollection,
   ]);
   // Refuses a server older than MINIMUM_MEILISEARCH_VERSION (the error names both versions and reaches main(), which
   // exits 1), then creates missing indexes and reapplies settings (idempotent), so a fresh server works on first start.
@@ -50,6 +56,8 @@ export async function openMeilisearchReadModels(config: VaultConfig): Promise<Re
     tokens: new MeiliTokenSearchIndex(model, searches.notify),
     audit: new MeiliAuditReadModel(model),
     usage: new MeiliUsageReportReadModel(model),
+    webhooks: new MeiliWebhookReadModel(model),
+    deliveries: new MeiliDeliveryReadModel(model),
     onSearch: searches.add,
     // No onSwap: a swap replaces the contents under the same index uids, for every process at once.
     // The client keeps no connection open, so there is nothing to close.

@@ -11,6 +11,8 @@ import type {
   TenantReadModel,
   TokenSearchIndex,
   UsageReportReadModel,
+  WebhookReadModel,
+  DeliveryReadModel,
 } from '@vault/application';
 
 export interface ReadModels {
@@ -26,6 +28,9 @@ export interface ReadModels {
   audit: AuditReadModel;
   /** GET /tenants/self/reports/usage. */
   usage: UsageReportReadModel;
+  /** Webhooks, and their deliveries' states. */
+  webhooks: WebhookReadModel;
+  deliveries: DeliveryReadModel;
   /** Calls back after another process swapped in a rebuilt read model and this one has switched to it. */
   onSwap?(listener: (reopen: () => Promise<void>) => void): void;
   /** Calls back after each token search with the plan the adapter chose and how long it ran (the API's metrics). */

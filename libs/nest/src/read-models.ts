@@ -10,6 +10,8 @@ import {
   tokensProjection,
   usageActiveProjection,
   usageTokensProjection,
+  webhooksProjection,
+  deliveriesProjection,
 } from '@vault/application';
 import {
   SqliteApplicationReadModel,
@@ -31,6 +33,10 @@ import {
   SqliteUsageReportReadModel,
   usageActiveTable,
   usageTokensTable,
+  SqliteWebhookReadModel,
+  SqliteDeliveryReadModel,
+  webhooksTable,
+  webhookDeliveriesTable,
 } from '@vault/adapters';
 import type { VaultConfig } from './config';
 import { searchListeners, type ReadModels } from './read-model-set';
@@ -40,7 +46,7 @@ export { searchListeners };
 export type { ReadModels, SearchListener } from './read-model-set';
 
 export const allProjections = () =>
-  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, proxiesProjection, auditProjection, usageTokensProjection, usageActiveProjection]);
+  new ProjectionSet([tenantsProjection, applicationsProjection, formulasProjection, tokensProjection, reactorsProjection, proxiesProjection, auditProjection, usageTokensProjection, usageActiveProjection, webhooksProjection, deliveriesProjection]);
 
 export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
   if (config.search !== 'embedded') {
@@ -48,7 +54,7 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     const meili: typeof import('./meilisearch-read-models') = require('./meilisearch-read-models');
     return meili.openMeilisearchReadModels(config);
   }
-  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, proxiesTable, auditTable, usageTokensTable, usageActiveTable]);
+  const model = SqliteReadModel.open(config.dataDir, [tenantsTable, applicationsTable, formulasTable, tokensTable, reactorsTable, proxiesTable, auditTable, usageTokensTable, usageActiveTable, webhooksTable, webhookDeliveriesTable]);
   model.removeStaleFiles();
   const searches = searchListeners();
   const tokens = new SqliteTokenSearchIndex(model, { onSearch: searches.notify });
@@ -67,6 +73,8 @@ export async function openReadModels(config: VaultConfig): Promise<ReadModels> {
     tokens,
     audit,
     usage: new SqliteUsageReportReadModel(model),
+    webhooks: new SqliteWebhookReadModel(model),
+    deliveries: new SqliteDeliveryReadModel(model),
     onSwap(listener) {
       model.watchPointer(() => listener(async () => void model.followPointer()));
     },

@@ -101,9 +101,21 @@ import {
   InvokeProxyCommand,
   InvokeProxyHandler,
   ProxyTargets,
+  CreateWebhookCommand,
+  CreateWebhookHandler,
+  UpdateWebhookCommand,
+  UpdateWebhookHandler,
+  DeleteWebhookCommand,
+  DeleteWebhookHandler,
+  GetWebhookQuery,
+  GetWebhookHandler,
+  ListWebhooksQuery,
+  ListWebhooksHandler,
+  ListDeliveriesQuery,
+  ListDeliveriesHandler,
 } from '@vault/application';
 import type { DestinationHosts, ExpressionEngine } from '@vault/domain';
-import type { FormulaCodeChecker, ProxyEgress, ReactorRuntime, TenantKeys, TokenCrypto } from '@vault/application';
+import type { FormulaCodeChecker, ProxyEgress, ReactorRuntime, TenantKeys, TokenCrypto, WebhookCrypto } from '@vault/application';
 import { USE_CASE_PORTS } from './di-tokens';
 import type { ReadModels } from './read-models';
 
@@ -131,6 +143,9 @@ export interface UseCasePorts {
   /** Where proxies may send (VAULT_PROXY_ALLOWED_HOSTS), and how. */
   proxyHosts: DestinationHosts;
   proxyEgress: ProxyEgress;
+  /** Where webhooks may deliver (VAULT_WEBHOOK_ALLOWED_HOSTS), and how their secrets are made. */
+  webhookHosts: DestinationHosts;
+  webhookCrypto: WebhookCrypto;
 }
 
 type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
@@ -222,6 +237,13 @@ export const useCaseProviders: Provider[] = [
         p.clock,
       ),
   ),
+  // Webhooks
+  useCase(CreateWebhookCommand, CreateWebhookHandler, (p) => new CreateWebhookHandler(p.runner, p.crypto, p.webhookCrypto, p.ids, p.webhookHosts)),
+  useCase(UpdateWebhookCommand, UpdateWebhookHandler, (p) => new UpdateWebhookHandler(p.runner, p.webhookHosts)),
+  useCase(DeleteWebhookCommand, DeleteWebhookHandler, (p) => new DeleteWebhookHandler(p.runner, p.shredding)),
+  useCase(GetWebhookQuery, GetWebhookHandler, (p) => new GetWebhookHandler(p.readModels.webhooks)),
+  useCase(ListWebhooksQuery, ListWebhooksHandler, (p) => new ListWebhooksHandler(p.readModels.webhooks)),
+  useCase(ListDeliveriesQuery, ListDeliveriesHandler, (p) => new ListDeliveriesHandler(p.readModels.webhooks, p.readModels.deliveries)),
   // Audit log
   useCase(ListAuditLogQuery, ListAuditLogHandler, (p) => new ListAuditLogHandler(p.readModels.audit)),
   // Reports

@@ -15,6 +15,7 @@ import {
   ProjectionSet,
   ProjectionWaiter,
   Projector,
+  WebhookDispatcher,
 } from '@vault/application';
 import {
   AesGcmTokenCrypto,
@@ -26,11 +27,12 @@ import {
   KeyShreddingStore,
   LiquidExpressionEngine,
   loadMasterKey,
+  NodeWebhookCrypto,
   SqliteKeyStore,
   systemClock,
   uuidGenerator,
 } from '@vault/adapters';
-import { ExpressionEngine, FORMULA_STREAM_PREFIX, PROXY_STREAM_PREFIX, TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, TENANT_STREAM_PREFIX } from '@vault/domain';
+import { ExpressionEngine, FORMULA_STREAM_PREFIX, PROXY_STREAM_PREFIX, TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, TENANT_STREAM_PREFIX, WEBHOOK_STREAM_PREFIX } from '@vault/domain';
 import type { FormulaCodeChecker, ProxyEgress, TokenCrypto, TenantKeys, ReactorRuntime } from '@vault/application';
 import { loadConfig, VaultConfig } from './config';
 import { openEventStore, openRawEventStore } from './event-store';
@@ -55,9 +57,13 @@ import {
   USE_CASE_PORTS,
   VAULT_CONFIG,
   PROXY_EGRESS,
+  WEBHOOK_DELIVERY,
 } from './di-tokens';
 import './request-context';
 import { useCaseProviders, UseCasePorts, VaultBus } from './use-cases';
+import { WebhookDelivery, WebhookDeliveryHub } from './webhook-delivery';
+
+const webhookCrypto = new NodeWebhookCrypto();
 
 /** inline: this process runs the projector (embedded default). external: another process does (apps/projector). none: the CLI. */
 export type ProjectorMode = 'inline' | 'external' | 'none';
@@ -73,6 +79,7 @@ class Shutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
     @Inject(REACTOR_RUNTIME) private readonly reactors: ChildProcessReactorRuntime,
     @Inject(ACCESS_LOG) private readonly accessLog: AccessLog,
     @Inject(PROXY_EGRESS) private readonly egress: HttpProxyEgress,
+    @Inject(WEBHOOK_DELIVERY) private readonly webhooks: WebhookDelivery | null,
   ) {}
 
   /** Before the HTTP server closes: queued and new reactor runs answer busy (503); runs under way go on to their end. */
@@ -84,6 +91,7 @@ class Shutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
     // First: runs still going end as busy (503) rather than against closed stores.
     await this.reactors.close();
     this.egress.close();
+    await this.webhooks?.close();
     await this.projector?.stop();
     await this.shredder?.stop();
     // Access records already queued are written before the event log closes.
@@ -208,7 +216,7 @@ export class VaultCoreModule {
                 error: (message, fields) => logger.error(`key shredder: ${message}`, fields),
               },
               systemClock,
-              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, FORMULA_STREAM_PREFIX, PROXY_STREAM_PREFIX, TENANT_STREAM_PREFIX],
+              [TOKEN_STREAM_PREFIX, REACTOR_STREAM_PREFIX, FORMULA_STREAM_PREFIX, PROXY_STREAM_PREFIX, WEBHOOK_STREAM_PREFIX, TENANT_STREAM_PREFIX],
             );
             await shredder.start();
             return shredder;
@@ -226,6 +234,27 @@ export class VaultCoreModule {
                     logger.error('access records not written; their requests answer 503', { error: (error as Error)?.name ?? typeof error, records }),
                 })
               : disabledAccessLog,
+        },
+        {
+          // Webhook deliveries, where the projector runs (the lease holder, or the projector app), from the raw log: a
+          // delivery needs no token's sealed index opened.
+          provide: WEBHOOK_DELIVERY,
+          inject: [RAW_EVENT_STORE, READ_MODELS, TOKEN_CRYPTO, PROJECTOR, PROJECTION_WAITER, LOGGER],
+          useFactory: (events: EventStore, readModels: ReadModels, crypto: TokenCrypto, projector: Projector | null, waiter: ProjectionWaiter, logger: JsonLogger) => {
+            if (projector === null) return null;
+            const hub = new WebhookDeliveryHub(logger);
+            // Answers are not read past 64 KiB: a receiver's body says nothing the status does not.
+            const egress = new HttpProxyEgress({ timeoutMs: config.webhookTimeoutMs, maxResponseBytes: 64 * 1024 });
+            const dispatcher = new WebhookDispatcher(
+              { events, egress, crypto, webhookCrypto, clock: systemClock, observer: hub },
+              { hosts: AllowedHosts.parse(config.webhookAllowedHosts), retryWindowMs: config.webhookRetryWindowMs },
+              readModels.webhooks,
+              waiter,
+            );
+            const delivery = new WebhookDelivery(dispatcher, hub, projector, () => egress.close());
+            delivery.start();
+            return delivery;
+          },
         },
         // Proxied requests, over keep-alive connections of their own, under VAULT_PROXY_TIMEOUT_MS and the 1 MiB answer cap.
         { provide: PROXY_EGRESS, useFactory: () => new HttpProxyEgress({ timeoutMs: config.proxyTimeoutMs, maxResponseBytes: 1024 * 1024 }) },
@@ -277,6 +306,8 @@ export class VaultCoreModule {
             tenantKeys,
             proxyEgress,
             proxyHosts: AllowedHosts.parse(config.proxyAllowedHosts),
+            webhookHosts: AllowedHosts.parse(config.webhookAllowedHosts),
+            webhookCrypto,
           }),
         },
         ...useCaseProviders,
@@ -303,6 +334,7 @@ export class VaultCoreModule {
         Authenticator,
         ACCESS_LOG,
         TENANT_KEYS,
+        WEBHOOK_DELIVERY,
       ],
     };
   }

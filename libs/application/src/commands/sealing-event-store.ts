@@ -42,6 +42,11 @@ export abstract class SealingEventStore implements EventStore {
     return this.openAll(await this.inner.readStream(streamId));
   }
 
+  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+    const last = this.inner.readLastEvent ? await this.inner.readLastEvent(streamId) : ((await this.inner.readStream(streamId)).at(-1) ?? null);
+    return last === null ? null : ((await this.openAll([last]))[0] ?? null);
+  }
+
   async readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]> {
     return this.openAll(await this.inner.readAll(after, limit));
   }

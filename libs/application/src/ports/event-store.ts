@@ -101,6 +101,11 @@ export interface EventStore {
   appendMany(batch: StreamAppend[]): Promise<AppendResult[]>;
   /** Every event of one stream, in order; [] when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * The last event of one stream, or null when it does not exist: a long stream's latest state (a webhook's last
+   * delivery) without reading it all. Optional for decorators and test stores; `lastEventOf` falls back to readStream.
+   */
+  readLastEvent?(streamId: string): Promise<RecordedEvent | null>;
   /** Up to `limit` events strictly after `after` (null = from the start), in log order. */
   readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]>;
   /** Position of the last event in the log, or null when it is empty. */
@@ -114,6 +119,10 @@ export interface EventStore {
   subscribe(options: SubscribeOptions): Subscription;
   close(): Promise<void>;
 }
+
+/** The last event of a stream, through readLastEvent when the store has it. */
+export const lastEventOf = async (events: EventStore, streamId: string): Promise<RecordedEvent | null> =>
+  events.readLastEvent ? events.readLastEvent(streamId) : ((await events.readStream(streamId)).at(-1) ?? null);
 
 export class WrongExpectedRevisionError extends Error {
   constructor(
@@ -162,4 +171,4 @@ export class EventStoreAccessDeniedError extends Error {
 }
 
 /** Every stream the vault writes starts with one of these; adapters ignore anything else in the log (e.g. `$` system streams). */
-export const VAULT_STREAM_PREFIXES = ['tenant-', 'application-', 'formula-', 'token-', 'reactor-', 'proxy-', 'audit-'] as const;
+export const VAULT_STREAM_PREFIXES = ['tenant-', 'application-', 'formula-', 'token-', 'reactor-', 'proxy-', 'webhook-', 'delivery-', 'audit-'] as const;

@@ -9,10 +9,11 @@ import { eventTypesOf, type EventMetadata } from '../shared/events';
 import { isUuid } from '../shared/uuid';
 import type { TenantEvent } from '../tenants/tenant.events';
 import type { TokenEvent } from '../tokens/token.events';
+import type { WebhookEvent } from '../webhooks/webhook.events';
 import type { AccessRecordedData, AuditActorType, AuditEntityType, AuditEntry, AuditEvent, AuditOperation } from './audit';
 
 /** Every event that becomes an entry: each aggregate's writes and the access records. */
-export type AuditedEvent = TokenEvent | ApplicationEvent | ReactorEvent | ReactorFormulaEvent | ProxyEvent | TenantEvent | AuditEvent;
+export type AuditedEvent = TokenEvent | ApplicationEvent | ReactorEvent | ReactorFormulaEvent | ProxyEvent | WebhookEvent | TenantEvent | AuditEvent;
 
 /** One key per member of AuditedEvent: a new event type of any of these aggregates fails to compile until it is listed. */
 export const AUDITED_EVENT_TYPES = eventTypesOf<AuditedEvent['type']>({
@@ -32,6 +33,9 @@ export const AUDITED_EVENT_TYPES = eventTypesOf<AuditedEvent['type']>({
   ProxyCreated: true,
   ProxyUpdated: true,
   ProxyDeleted: true,
+  WebhookCreated: true,
+  WebhookUpdated: true,
+  WebhookDeleted: true,
   TenantCreated: true,
   TenantRenamed: true,
   TenantDeleted: true,
@@ -73,6 +77,9 @@ const DESCRIBE: { [T in AuditedEvent['type']]: (data: EventOf<T>['data'], metada
   ProxyCreated: (d) => entry(d.tenant_id, 'proxy', d.id, 'create', 'Proxy created', d.created_at),
   ProxyUpdated: (d) => entry(d.tenant_id, 'proxy', d.id, 'update', 'Proxy updated', d.modified_at),
   ProxyDeleted: (d) => entry(d.tenant_id, 'proxy', d.id, 'delete', 'Proxy deleted', d.deleted_at),
+  WebhookCreated: (d) => entry(d.tenant_id, 'webhook', d.id, 'create', 'Webhook created', d.created_at),
+  WebhookUpdated: (d) => entry(d.tenant_id, 'webhook', d.id, 'update', 'Webhook updated', d.modified_at),
+  WebhookDeleted: (d) => entry(d.tenant_id, 'webhook', d.id, 'delete', 'Webhook deleted', d.deleted_at),
   TenantCreated: (d) => entry(d.id, 'tenant', d.id, 'create', 'Tenant created', d.created_at),
   TenantRenamed: (d) => entry(d.id, 'tenant', d.id, 'update', 'Tenant renamed', d.modified_at),
   TenantDeleted: (d) => entry(d.id, 'tenant', d.id, 'delete', 'Tenant deleted', d.deleted_at),

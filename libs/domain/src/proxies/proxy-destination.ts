@@ -11,7 +11,13 @@ export interface DestinationHosts {
 }
 
 /** The URL, or the reason it may not be a destination (a message that names the field, never the URL). */
-export const checkDestination = (text: unknown, field: string, hosts: DestinationHosts): { url: URL } | { problem: string } => {
+export const checkDestination = (
+  text: unknown,
+  field: string,
+  hosts: DestinationHosts,
+  /** The setting that lists the hosts, and what an empty list turns off. */
+  list: { setting: string; feature: string } = { setting: 'VAULT_PROXY_ALLOWED_HOSTS', feature: 'proxying' },
+): { url: URL } | { problem: string } => {
   if (typeof text !== 'string' || text.length === 0) return { problem: `${field} must be an http: or https: URL.` };
   if (text.length > MAX_DESTINATION_URL_LENGTH) return { problem: `${field} must be at most ${MAX_DESTINATION_URL_LENGTH} characters.` };
   let url: URL;
@@ -27,8 +33,8 @@ export const checkDestination = (text: unknown, field: string, hosts: Destinatio
   if (!hosts.allows(url)) {
     return {
       problem: hosts.isEmpty
-        ? `${field} must be on a host listed in VAULT_PROXY_ALLOWED_HOSTS, which is empty: proxying is off.`
-        : `${field} must be on a host listed in VAULT_PROXY_ALLOWED_HOSTS.`,
+        ? `${field} must be on a host listed in ${list.setting}, which is empty: ${list.feature} is off.`
+        : `${field} must be on a host listed in ${list.setting}.`,
     };
   }
   return { url };

@@ -22,7 +22,7 @@ export interface EncryptedData {
  * keeps them (`index`; both sealed with the same key, bound to their purpose),, a reactor's configuration (sealed under a key of its own, `reactor:<id>`) or a proxy's secrets (`proxy:<id>`). The purpose is part of the authenticated
  * data, so an envelope of one purpose never opens as another: a sealed configuration is no token ciphertext.
  */
-export type SealPurpose = 'data' | 'mask' | 'index' | 'reactor_configuration' | 'proxy_secrets';
+export type SealPurpose = 'data' | 'mask' | 'index' | 'reactor_configuration' | 'proxy_secrets' | 'webhook_secret';
 
 export interface EncryptOptions {
   /**

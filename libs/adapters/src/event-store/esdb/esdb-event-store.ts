@@ -133,6 +133,19 @@ export class EsdbEventStore implements EventStore {
     return events;
   }
 
+  /** Read backwards from the end, one event (a `$` system event or a foreign one is not the vault's: null). */
+  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+    try {
+      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        return toRecordedEvent(resolved) ?? null;
+      }
+    } catch (error) {
+      if (isStreamNotFound(error)) return null;
+      throw toAccessError(error, `read ${streamId}`);
+    }
+    return null;
+  }
+
   async readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     let cursor = after;

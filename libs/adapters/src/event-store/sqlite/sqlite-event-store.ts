@@ -54,6 +54,7 @@ export class SqliteEventStore implements EventStore {
         'INSERT INTO events (stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
       ),
       readStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision'),
+      readLast: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1'),
       readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
       // Counts along the primary key and stops at the limit, however long the log.
@@ -107,6 +108,11 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
     return this.statements.readStream.all(streamId).map(toRecorded);
+  }
+
+  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+    const row = this.statements.readLast.get(streamId);
+    return row ? toRecorded(row) : null;
   }
 
   async readAll(after: LogPosition | null, limit: number): Promise<RecordedEvent[]> {

@@ -1,0 +1,322 @@
+// One webhook's deliveries: an event-stream consumer of its own. It follows the log (its tenant's entity streams only)
+// from the webhook's checkpoint, and delivers each event the webhook was subscribed to at that point of the log, one
+// at a time and in log order, retrying a failing one with backoff until the retry window has passed. Every attempt's
+// outcome is an event of the webhook's delivery stream, appended at the revision this runner last saw: the checkpoint
+// survives a crash, and a second process that took over the webhook cannot record the same outcome again.
+import {
+  checkDestination,
+  deliveryStream,
+  DomainError,
+  notificationOf,
+  NOTIFIED_STREAM_PREFIXES,
+  retryDelayMs,
+  WEBHOOK_HOSTS,
+  webhookBody,
+  webhookStream,
+  type DeliveryState,
+  type DestinationHosts,
+  type Notification,
+  type WebhookDeliveryRecordedData,
+  type WebhookEvent,
+  type WebhookRecord,
+} from '@vault/domain';
+import { comparePositions, decodePosition, encodePosition, lastEventOf, WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type LogPosition, type RecordedEvent, type Subscription } from '../../ports/event-store';
+import type { ProxyEgress } from '../../ports/proxy-egress';
+import type { Clock } from '../../ports/system';
+import type { TokenCrypto } from '../../ports/token-crypto';
+import type { WebhookCrypto } from '../../ports/webhooks';
+import { openWebhookSecret } from '../sealing/webhook-secret';
+
+export interface DeliveryOutcome {
+  state: DeliveryState;
+  /** The receiver's status; null when none came. */
+  status: number | null;
+  /** From the event's append to this attempt. */
+  lagSeconds: number;
+}
+
+export interface DeliveryObserver {
+  attempted(outcome: DeliveryOutcome): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface WebhookRunnerSettings {
+  hosts: DestinationHosts;
+  /** After the first attempt, how long a failing delivery is retried before it is `failed` (24 h by default). */
+  retryWindowMs: number;
+}
+
+export interface WebhookRunnerPorts {
+  events: EventStore;
+  egress: ProxyEgress;
+  crypto: TokenCrypto;
+  webhookCrypto: WebhookCrypto;
+  clock: Clock;
+  observer: DeliveryObserver;
+}
+
+/** A webhook as it was from one point of the log on; null: deleted from there on. */
+interface Setting {
+  position: LogPosition;
+  webhook: WebhookRecord | null;
+}
+
+/** A delivery that a crash or a restart interrupted between two attempts. */
+interface Resumed {
+  position: string;
+  attempts: number;
+  firstAttemptAt: string;
+  nextAttemptAt: string | null;
+}
+
+const APPEND_RETRY_MS = 1000;
+
+export class WebhookRunner {
+  private subscription: Subscription | null = null;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private settings: Setting[] = [];
+  /** The log's head when the settings were last read: a later event may have settings not read yet. */
+  private settingsReadAt: LogPosition | null = null;
+  private revision: ExpectedRevision = 'no_stream';
+  /** The last event this runner is done with (delivered, failed or not for it). */
+  private checkpoint: LogPosition | null = null;
+  private resumed: Resumed | null = null;
+  private secret: { sealed: unknown; value: string } | null = null;
+
+  constructor(
+    readonly tenantId: string,
+    readonly webhookId: string,
+    private readonly ports: WebhookRunnerPorts,
+    private readonly options: WebhookRunnerSettings,
+    private readonly onStopped: (runner: WebhookRunner) => void,
+  ) {}
+
+  /** Reads the webhook's settings and where its deliveries stopped, then follows the log from there. */
+  async start(): Promise<void> {
+    await this.readSettings();
+    const created = this.settings[0];
+    if (!created || this.latest() === null) return this.stop();
+    this.checkpoint = created.position;
+    const last = await lastEventOf(this.ports.events, deliveryStream(this.tenantId, this.webhookId));
+    if (last !== null) {
+      this.revision = last.revision;
+      const recorded = last.data as WebhookDeliveryRecordedData;
+      if (recorded.state === 'pending') {
+        this.resumed = { position: recorded.position, attempts: recorded.attempts, firstAttemptAt: recorded.first_attempt_at, nextAttemptAt: recorded.next_attempt_at };
+        this.checkpoint = recorded.resume_after === null ? created.position : decodePosition(recorded.resume_after);
+      } else {
+        this.checkpoint = decodePosition(recorded.position);
+      }
+    }
+    if (this.stopped) return;
+    this.subscription = this.ports.events.subscribe({
+      after: this.checkpoint,
+      streamPrefixes: [...NOTIFIED_STREAM_PREFIXES],
+      onEvents: (events) => this.handle(events),
+      onError: (error) => {
+        this.ports.observer.error('webhook delivery stopped on a failure; it resumes from its checkpoint', { webhook_id: this.webhookId, error: nameOf(error) });
+        this.stop();
+      },
+    });
+  }
+
+  /** Stops at once: a wait between attempts ends, nothing more is sent or recorded. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.wake?.();
+    const subscription = this.subscription;
+    this.subscription = null;
+    // Not awaited: the subscription's close waits for the handler, which may be the caller.
+    void subscription?.close().catch(() => undefined);
+    this.onStopped(this);
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** The position this runner is done with; null before it started. */
+  get position(): LogPosition | null {
+    return this.checkpoint;
+  }
+
+  private async handle(events: RecordedEvent[]): Promise<void> {
+    for (const event of events) {
+      if (this.stopped) return;
+      const notification = notificationOf(event, event.metadata);
+      if (notification !== null && notification.tenantId === this.tenantId) {
+        const webhook = await this.settingAt(event.position);
+        if (this.stopped) return;
+        if (webhook !== null && webhook.enabled && webhook.events.includes(notification.type)) await this.deliver(event, notification);
+        if (this.stopped) return;
+      }
+      this.checkpoint = event.position;
+    }
+  }
+
+  /** The webhook as it was when `position` was appended: null before its create, after its delete. */
+  private async settingAt(position: LogPosition): Promise<WebhookRecord | null> {
+    if (this.settingsReadAt === null || comparePositions(position, this.settingsReadAt) > 0) await this.readSettings();
+    let found: WebhookRecord | null = null;
+    for (const setting of this.settings) {
+      if (comparePositions(setting.position, position) >= 0) break;
+      found = setting.webhook;
+    }
+    return found;
+  }
+
+  private latest(): WebhookRecord | null {
+    return this.settings.at(-1)?.webhook ?? null;
+  }
+
+  private async readSettings(): Promise<void> {
+    this.settingsReadAt = await this.ports.events.headPosition();
+    const stream = await this.ports.events.readStream(webhookStream(this.tenantId, this.webhookId));
+    let current: WebhookRecord | null = null;
+    this.settings = stream.map((recorded) => {
+      const event = recorded as unknown as WebhookEvent;
+      if (event.type === 'WebhookDeleted') current = null;
+      else if (event.type === 'WebhookCreated') {
+        const { created_by, created_at, ...fields } = event.data;
+        current = { ...fields, created_by, created_at, modified_by: null, modified_at: null };
+      } else if (event.type === 'WebhookUpdated' && current !== null) {
+        const { modified_by, modified_at, ...fields } = event.data;
+        current = { ...fields, created_by: current.created_by, created_at: current.created_at, modified_by, modified_at };
+      }
+      return { position: recorded.position, webhook: current };
+    });
+    if (this.settings.length > 0 && this.latest() === null) this.stop();
+  }
+
+  private async deliver(event: RecordedEvent, notification: Notification): Promise<void> {
+    const position = encodePosition(event.position);
+    const resumeAfter = this.checkpoint === null ? null : encodePosition(this.checkpoint);
+    const eventId = this.ports.webhookCrypto.eventId(event.streamId, event.revision);
+    const body = JSON.stringify(webhookBody(eventId, { ...notification, tokenType: await this.tokenTypeOf(event, notification) }));
+    const resumed = this.resumed?.position === position ? this.resumed : null;
+    this.resumed = null;
+    let attempts = resumed?.attempts ?? 0;
+    const firstAttemptAt = resumed ? Date.parse(resumed.firstAttemptAt) : this.ports.clock.now().getTime();
+    if (resumed?.nextAttemptAt) await this.sleep(Date.parse(resumed.nextAttemptAt) - this.ports.clock.now().getTime());
+
+    while (!this.stopped) {
+      const status = await this.attempt(eventId, notification, body);
+      if (this.stopped) return;
+      attempts += 1;
+      const now = this.ports.clock.now();
+      const state: DeliveryState = status !== null && status >= 200 && status < 300 ? 'delivered' : now.getTime() - firstAttemptAt >= this.options.retryWindowMs ? 'failed' : 'pending';
+      const delay = retryDelayMs(attempts);
+      await this.record({
+        webhook_id: this.webhookId,
+        tenant_id: this.tenantId,
+        event_id: eventId,
+        event_type: notification.type,
+        position,
+        resume_after: resumeAfter,
+        state,
+        attempts,
+        last_status: status,
+        first_attempt_at: new Date(firstAttemptAt).toISOString(),
+        attempted_at: now.toISOString(),
+        next_attempt_at: state === 'pending' ? new Date(now.getTime() + delay).toISOString() : null,
+      });
+      this.ports.observer.attempted({ state, status, lagSeconds: Math.max(0, (now.getTime() - Date.parse(notification.createdAt)) / 1000) });
+      if (state !== 'pending') return;
+      await this.sleep(delay);
+    }
+  }
+
+  /** One POST: the receiver's status, or null (no answer in time, refused, or the host no longer allowed). */
+  private async attempt(eventId: string, notification: Notification, body: string): Promise<number | null> {
+    const webhook = this.latest();
+    if (webhook === null) {
+      this.stop();
+      return null;
+    }
+    const secret = await this.secretOf(webhook);
+    if (secret === null) return null;
+    const destination = checkDestination(webhook.url, 'url', this.options.hosts, WEBHOOK_HOSTS);
+    if ('problem' in destination) return null;
+    const timestamp = Math.floor(this.ports.clock.now().getTime() / 1000);
+    const signature = this.ports.webhookCrypto.sign(secret, `${timestamp}.${body}`);
+    const answer = await this.ports.egress.send({
+      url: destination.url,
+      method: 'POST',
+      headers: [
+        ['content-type', 'application/json'],
+        ['user-agent', 'selfhosted-token-vault-webhooks/1'],
+        ['svc-webhook-id', eventId],
+        ['svc-webhook-event', notification.type],
+        ['svc-webhook-signature', `t=${timestamp},v1=${signature}`],
+      ],
+      body: Buffer.from(body, 'utf8'),
+    });
+    return answer.failed === null ? answer.status : null;
+  }
+
+  /** The signing secret, opened once per sealed value; a shredded one (webhook or tenant deleted) stops the runner. */
+  private async secretOf(webhook: WebhookRecord): Promise<string | null> {
+    if (this.secret?.sealed === webhook.sealed_secret) return this.secret.value;
+    try {
+      this.secret = { sealed: webhook.sealed_secret, value: await openWebhookSecret(this.ports.crypto, webhook) };
+      return this.secret.value;
+    } catch (error) {
+      if (error instanceof DomainError) {
+        this.stop();
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  /** A token event's token type: in a create; for an update or delete, from the token's create (types never change). */
+  private async tokenTypeOf(event: RecordedEvent, notification: Notification): Promise<string | null> {
+    if (!notification.type.startsWith('token.') || notification.tokenType !== null) return notification.tokenType;
+    const first = (await this.ports.events.readStream(event.streamId))[0];
+    const type = (first?.data as { type?: unknown } | undefined)?.type;
+    return typeof type === 'string' ? type : null;
+  }
+
+  /** Appends an outcome at the revision last seen; retried while the store refuses, until stopped. */
+  private async record(data: WebhookDeliveryRecordedData): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const result = await this.ports.events.append(
+          deliveryStream(this.tenantId, this.webhookId),
+          [{ type: 'WebhookDeliveryRecorded', data, metadata: { tenant_id: this.tenantId, actor: { type: 'system', id: 'webhooks' }, timestamp: data.attempted_at, correlation_id: data.event_id } }],
+          this.revision,
+        );
+        this.revision = result.nextExpectedRevision;
+        return;
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError) {
+          // Another process records this webhook's deliveries now: it goes on from the outcomes it recorded.
+          this.ports.observer.error('webhook deliveries recorded by another process; this one stops them', { webhook_id: this.webhookId });
+          this.stop();
+          return;
+        }
+        this.ports.observer.error('webhook delivery outcome not recorded; retrying', { webhook_id: this.webhookId, error: nameOf(error) });
+        await this.sleep(APPEND_RETRY_MS);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0 || this.stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
+
+const nameOf = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
