@@ -197,6 +197,17 @@ describe('webhooks', () => {
     expect(deliveries.data[1].event_id).toBe(JSON.parse(at('/flaky')[0].body).id);
   }, 30000);
 
+  it('counts attempts by state and status, and how far the webhooks are behind, in /metrics', async () => {
+    await createWebhook('/metrics', ['token.created']);
+    await createToken();
+    await waitUntil(() => at('/metrics').length >= 1);
+    const text = (await test.http().get('/metrics')).text;
+    expect(text).toMatch(/vault_webhook_deliveries_total\{state="delivered",status="200"\} [1-9]/);
+    expect(text).toMatch(/vault_webhook_delivery_lag_seconds_count [1-9]/);
+    expect(text).toMatch(/^vault_webhook_lag_events \d+$/m);
+    expect(text).toMatch(/^vault_webhook_lag_seconds [\d.e+-]+$/m);
+  });
+
   it('marks a delivery failed once the retry window has passed, and goes on with the next event', async () => {
     // Attempts at 0, 2 and 6 s: the third is past the 3 s window, so the delivery is failed after it.
     scripted.set('/down', [500, 500, 500]);

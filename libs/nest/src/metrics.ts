@@ -11,6 +11,8 @@ export interface MetricsSources {
   projectionLag(): Promise<ProjectionLag>;
   /** Live tokens of every tenant by type (TokenSearchIndex.countByType). */
   tokenCounts(now: number): Promise<Record<string, number>>;
+  /** How far the furthest-behind webhook is behind the log; null where this process delivers no webhook. */
+  webhookLag?(): Promise<{ events: number; seconds: number } | null>;
 }
 
 /** The token counts visit every token: a scrape reuses the last answer for this long, so the work per minute is bounded. */
@@ -63,6 +65,18 @@ export class VaultMetrics {
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   });
+  private readonly webhookAttempts = new Counter({
+    name: 'vault_webhook_deliveries_total',
+    help: "Webhook delivery attempts by the state they left the delivery in (pending: retried later) and by the receiver's status (`none` when no answer came).",
+    labelNames: ['state', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookLatency = new Histogram({
+    name: 'vault_webhook_delivery_lag_seconds',
+    help: 'From an event being appended to each attempt to deliver it.',
+    buckets: [...SECONDS_BUCKETS, 30, 60, 300, 3600],
+    registers: [this.registry],
+  });
   private tokenCounts: { at: number; counts: Promise<Record<string, number>> } | null = null;
 
   constructor(private readonly sources: MetricsSources) {
@@ -89,6 +103,29 @@ export class VaultMetrics {
       registers: [this.registry],
       async collect() {
         this.set((await readLag())?.seconds ?? NaN);
+      },
+    });
+    let webhookLag: Promise<{ events: number; seconds: number } | null> | null = null;
+    const readWebhookLag = () =>
+      (webhookLag ??= (this.sources.webhookLag?.() ?? Promise.resolve(null)).catch(() => null).finally(() => (webhookLag = null)));
+    new Gauge({
+      name: 'vault_webhook_lag_events',
+      help: 'Events of the log after the furthest-behind webhook’s position (counted up to a cap); absent where this process delivers none.',
+      registers: [this.registry],
+      async collect() {
+        const lag = await readWebhookLag();
+        this.reset();
+        if (lag !== null) this.set(lag.events);
+      },
+    });
+    new Gauge({
+      name: 'vault_webhook_lag_seconds',
+      help: 'Age of the oldest of those events; 0 when every webhook is caught up.',
+      registers: [this.registry],
+      async collect() {
+        const lag = await readWebhookLag();
+        this.reset();
+        if (lag !== null) this.set(lag.seconds);
       },
     });
     const readTokenCounts = () => this.readTokenCounts();
@@ -138,6 +175,12 @@ export class VaultMetrics {
   proxyInvoked(status: number, vaultError: boolean, destinationSeconds: number | null): void {
     this.proxyInvocations.inc({ status: String(status), vault_error: String(vaultError) });
     if (destinationSeconds !== null) this.proxyDestinationSeconds.observe(destinationSeconds);
+  }
+
+  /** One webhook delivery attempt; `status` null when no answer came. */
+  webhookAttempted(state: string, status: number | null, lagSeconds: number): void {
+    this.webhookAttempts.inc({ state, status: status === null ? 'none' : String(status) });
+    this.webhookLatency.observe(lagSeconds);
   }
 
   private readTokenCounts(): Promise<Record<string, number>> {

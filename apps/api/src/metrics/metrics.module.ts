@@ -1,7 +1,7 @@
 // GET /metrics and the one VaultMetrics of this app, fed by the event store, the read models and the projector.
 import { Module } from '@nestjs/common';
 import { measureLag, Projector, ProjectionLag } from '@vault/application';
-import { CountingEventStore, EVENT_STORE, PROJECTOR, READ_MODELS, ReadModels, VaultMetrics } from '@vault/nest';
+import { CountingEventStore, EVENT_STORE, PROJECTOR, READ_MODELS, ReadModels, VaultMetrics, WEBHOOK_DELIVERY, type WebhookDelivery } from '@vault/nest';
 import { MetricsController } from './metrics.controller';
 
 @Module({
@@ -9,12 +9,15 @@ import { MetricsController } from './metrics.controller';
   providers: [
     {
       provide: VaultMetrics,
-      inject: [EVENT_STORE, READ_MODELS, PROJECTOR],
-      useFactory: (events: CountingEventStore, readModels: ReadModels, projector: Projector | null) => {
+      inject: [EVENT_STORE, READ_MODELS, PROJECTOR, WEBHOOK_DELIVERY],
+      useFactory: (events: CountingEventStore, readModels: ReadModels, projector: Projector | null, webhooks: WebhookDelivery | null) => {
         const metrics = new VaultMetrics({
           projectionLag: () => projectionLag(events, readModels, projector),
           tokenCounts: (now) => readModels.tokens.countByType(now),
+          // Null where this process delivers none (another process holds the projector lease): the gauges are left out.
+          webhookLag: async () => (webhooks?.dispatcher.isRunning ? webhooks.dispatcher.lag() : null),
         });
+        webhooks?.hub.onAttempt((outcome) => metrics.webhookAttempted(outcome.state, outcome.status, outcome.lagSeconds));
         events.onAppended((type, count) => metrics.eventsAppended(type, count));
         readModels.onSearch((plan, seconds) => metrics.searched(plan, seconds));
         return metrics;
