@@ -22,7 +22,7 @@ describe('the web console: every page’s main flow', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ echoed: JSON.parse(request.body || '{}'), path: request.path }));
     });
-    run = await startConsole({ VAULT_PROXY_ALLOWED_HOSTS: destination.host });
+    run = await startConsole({ VAULT_PROXY_ALLOWED_HOSTS: destination.host, VAULT_WEBHOOK_ALLOWED_HOSTS: destination.host });
     // An application that works with tokens: general data revealed, PII and cards masked.
     const tokenPermissions = ['token:create', 'token:read', 'token:search', 'token:update', 'token:delete', 'token:use'];
     const operator = await run.call('POST', '/applications', {
@@ -237,6 +237,31 @@ describe('the web console: every page’s main flow', () => {
       await screenshot(page, 'proxy');
     });
 
+    it('Webhooks: creates one for chosen event types, shows its secret once, and lists its deliveries', async () => {
+      await openArea(page, 'Webhooks');
+      await page.getByText('No webhook yet.').waitFor();
+      await page.getByRole('link', { name: 'New webhook' }).click();
+      await page.getByLabel('Name').fill('ledger-sync');
+      await page.getByLabel('URL').fill(destination.url('/hooks'));
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      await page.locator('fieldset', { hasText: 'Event types' }).locator('.field-errors').waitFor();
+      await page.getByLabel('application.created').check();
+      await page.getByLabel('token.created').check();
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByLabel('Signing secret').waitFor();
+      await run.call('POST', '/applications', { name: 'webhook-witness', type: 'private', permissions: ['token:read'] });
+      const delivered = page.locator('tbody tr', { hasText: 'application.created' }).filter({ hasText: 'delivered' });
+      for (let attempt = 0; attempt < 40 && (await delivered.count()) === 0; attempt++) {
+        await page.waitForTimeout(250);
+        await page.getByRole('button', { name: 'Refresh' }).click();
+      }
+      await delivered.first().waitFor();
+      expect(destination.received.some((request) => request.path === '/hooks')).toBe(true);
+      await screenshot(page, 'webhook');
+      await openArea(page, 'Webhooks');
+      expect(await page.locator('tbody').textContent()).toContain('ledger-sync');
+    });
+
     it('Audit log: filters by entity type and shows an entry', async () => {
       await openArea(page, 'Audit log');
       await page.locator('tbody tr').first().waitFor();
@@ -259,6 +284,11 @@ describe('the web console: every page’s main flow', () => {
 
     it('Tenant: renames it, and deletes it only after the name is typed', async () => {
       await openArea(page, 'Tenant');
+      // The usage report: live tokens by type drawn as bars, and the month's active tokens.
+      const chart = page.getByRole('img', { name: /^Tokens by type/ });
+      await chart.waitFor();
+      expect(await chart.getAttribute('aria-label')).toBe('Tokens by type: card_number: 2, token: 1');
+      expect(Number(await page.locator('.stat').textContent())).toBeGreaterThanOrEqual(3);
       await page.getByLabel('Tenant name').fill('acme-production');
       await page.getByRole('button', { name: 'Rename' }).click();
       await page.getByText('Saved.').waitFor();

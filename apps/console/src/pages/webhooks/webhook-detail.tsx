@@ -107,6 +107,8 @@ function Deliveries(props: { id: string; page: number }) {
                       <th scope="col">State</th>
                       <th scope="col">Attempts</th>
                       <th scope="col">Last status</th>
+                      <th scope="col">Last attempt</th>
+                      <th scope="col">Next attempt</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -116,13 +118,19 @@ function Deliveries(props: { id: string; page: number }) {
                           <code class="id">{delivery.event_id}</code>
                         </td>
                         <td>
-                          <code>{delivery.type}</code>
+                          <code>{delivery.event_type}</code>
                         </td>
                         <td>
                           <Badge tone={STATE_TONE[delivery.state]}>{delivery.state}</Badge>
                         </td>
                         <td>{delivery.attempts}</td>
                         <td>{delivery.last_status ?? '—'}</td>
+                        <td>
+                          <When at={delivery.last_attempt_at} />
+                        </td>
+                        <td>
+                          <When at={delivery.next_attempt_at} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -15,10 +15,13 @@ export interface Webhook {
 
 export interface Delivery {
   event_id: string;
-  type: string;
-  attempts: number;
-  last_status?: number | null;
+  event_type: string;
   state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status: number | null;
+  first_attempt_at?: string;
+  last_attempt_at?: string;
+  next_attempt_at?: string | null;
 }
 
 /** The event types a webhook may subscribe to, grouped by what they are about. */
