@@ -1,0 +1,100 @@
+import { hostsOf } from '../proxies/proxy.builders';
+import { DomainError } from '../shared/errors';
+import { MAX_WEBHOOK_NAME_LENGTH, validateWebhookInput } from './webhook.validate';
+import { WEBHOOK_EVENT_TYPES } from './webhook.types';
+
+const HOSTS = hostsOf('hooks.example.com', 'localhost:8080');
+const NO_HOSTS = hostsOf();
+
+const aBody = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name: 'Billing',
+  url: 'https://hooks.example.com/vault',
+  events: ['token.created'],
+  ...overrides,
+});
+
+/** The 400's errors by field; fails when the body is accepted or refused otherwise. */
+const errorsOf = (body: unknown, hosts = HOSTS): Record<string, string[]> => {
+  try {
+    validateWebhookInput(body, hosts);
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('validation');
+    return { ...(error as DomainError).errors } as Record<string, string[]>;
+  }
+  throw new Error(`accepted ${JSON.stringify(body)}`);
+};
+
+describe('validateWebhookInput', () => {
+  it('gives the settings of a valid body, enabled by default', () => {
+    expect(validateWebhookInput(aBody(), HOSTS)).toEqual({ name: 'Billing', url: 'https://hooks.example.com/vault', events: ['token.created'], enabled: true });
+  });
+
+  it('keeps an explicit enabled, false or true, and reads null as the default', () => {
+    expect(validateWebhookInput(aBody({ enabled: false }), HOSTS).enabled).toBe(false);
+    expect(validateWebhookInput(aBody({ enabled: true }), HOSTS).enabled).toBe(true);
+    expect(validateWebhookInput(aBody({ enabled: null }), HOSTS).enabled).toBe(true);
+  });
+
+  it('collapses duplicate event types and lists them in the catalogue order, whatever order they came in', () => {
+    const events = ['tenant.updated', 'token.deleted', 'token.created', 'tenant.updated', 'token.created', 'proxy.updated'];
+    expect(validateWebhookInput(aBody({ events }), HOSTS).events).toEqual(['token.created', 'token.deleted', 'proxy.updated', 'tenant.updated']);
+  });
+
+  it('takes every event type, once each, in the catalogue order', () => {
+    expect(validateWebhookInput(aBody({ events: [...WEBHOOK_EVENT_TYPES].reverse() }), HOSTS).events).toEqual([...WEBHOOK_EVENT_TYPES]);
+  });
+
+  it('takes a URL on an allowed host and port, as the URL parser writes it', () => {
+    expect(validateWebhookInput(aBody({ url: 'http://localhost:8080/hooks/a?x=1' }), HOSTS).url).toBe('http://localhost:8080/hooks/a?x=1');
+    expect(validateWebhookInput(aBody({ url: 'https://HOOKS.example.com' }), HOSTS).url).toBe('https://hooks.example.com/');
+  });
+
+  it.each<[string, unknown, string]>([
+    ['an array', [], 'an array'],
+    ['a string', 'hook', 'a string'],
+    ['null', null, 'null'],
+  ])('refuses %s as the body, on body', (_, body, type) => {
+    expect(errorsOf(body)).toEqual({ body: [`The body must be a JSON object, not ${type}.`] });
+  });
+
+  it.each<[string, Record<string, unknown>, Record<string, string[]>]>([
+    ['no name', { name: undefined }, { name: ['name is required.'] }],
+    ['a blank name', { name: '   ' }, { name: ['name must not be empty.'] }],
+    ['a name that is no string', { name: 7 }, { name: ['name must be a string, not a number.'] }],
+    ['a name too long', { name: 'n'.repeat(MAX_WEBHOOK_NAME_LENGTH + 1) }, { name: [`name must be at most ${MAX_WEBHOOK_NAME_LENGTH} characters long.`] }],
+    ['no url', { url: undefined }, { url: ['url must be an http: or https: URL.'] }],
+    ['a url that is no URL', { url: 'hooks.example.com/vault' }, { url: ['url must be an http: or https: URL.'] }],
+    ['a url of another scheme', { url: 'ftp://hooks.example.com/vault' }, { url: ['url must be an http: or https: URL.'] }],
+    ['a url with credentials', { url: 'https://user:pw@hooks.example.com/' }, { url: ['url may not hold a user name or password; send credentials in a header or the configuration.'] }],
+    ['a url on a host not allowed', { url: 'https://elsewhere.example.com/vault' }, { url: ['url must be on a host listed in VAULT_WEBHOOK_ALLOWED_HOSTS.'] }],
+    ['a url on an allowed host but another port', { url: 'http://localhost:9090/' }, { url: ['url must be on a host listed in VAULT_WEBHOOK_ALLOWED_HOSTS.'] }],
+    ['no events', { events: undefined }, { events: ['events is required: a list of at least one event type.'] }],
+    ['events null', { events: null }, { events: ['events is required: a list of at least one event type.'] }],
+    ['events that are no array', { events: 'token.created' }, { events: ['events must be an array of event types, not a string.'] }],
+    ['an empty events list', { events: [] }, { events: ['events must hold at least one event type.'] }],
+    ['enabled that is no boolean', { enabled: 'yes' }, { enabled: ['enabled must be a boolean, not a string.'] }],
+    ['a signing secret of its own', { signing_secret: 'mine' }, { signing_secret: ["signing_secret is not an allowed property. A webhook's signing secret is generated by the create and never changes."] }],
+    ['an unknown property', { secret_header: 'x' }, { secret_header: ['secret_header is not an allowed property.'] }],
+  ])('refuses %s, naming that field only', (_, overrides, errors) => {
+    expect(errorsOf(aBody(overrides))).toEqual(errors);
+  });
+
+  it('names each unknown event type by its index, and only those', () => {
+    const errors = errorsOf(aBody({ events: ['token.created', 'token.read', 'token.deleted', 7, 'TOKEN.CREATED'] }));
+    expect(Object.keys(errors).sort()).toEqual(['events[1]', 'events[3]', 'events[4]']);
+    expect(errors['events[1]']).toEqual([`events[1] must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}.`]);
+  });
+
+  it('says so when the list of hosts is empty: webhook delivery is off', () => {
+    expect(errorsOf(aBody(), NO_HOSTS)).toEqual({ url: ['url must be on a host listed in VAULT_WEBHOOK_ALLOWED_HOSTS, which is empty: webhook delivery is off.'] });
+  });
+
+  it('reports every violation at once, each on its own field, and quotes no URL', () => {
+    const url = 'https://secret-token@elsewhere.example.com/hook?key=sk_live_1';
+    const errors = errorsOf({ name: '', url, events: ['nope'], enabled: 1, extra: true });
+    expect(Object.keys(errors).sort()).toEqual(['enabled', 'events[0]', 'extra', 'name', 'url']);
+    expect(JSON.stringify(errors)).not.toContain('elsewhere');
+    expect(JSON.stringify(errors)).not.toContain('sk_live_1');
+  });
+});
