@@ -13,6 +13,7 @@ import { EXAMPLE_CARD_TOKEN } from '../../apps/api/src/detokenize/detokenize.dto
 import { CREATE_PROXY_EXAMPLE } from '../../apps/api/src/proxies/proxies.dto';
 import { EXAMPLE_PROXIED_CARD_TOKEN } from '../../apps/api/src/proxies/proxy-invocation.dto';
 import { EXAMPLE_EMAIL_TOKEN } from '../../apps/api/src/reactors/reactors.dto';
+import { CREATE_WEBHOOK_EXAMPLE } from '../../apps/api/src/webhooks/webhooks.dto';
 import { asKey, BOOTSTRAP_KEY, createApplication, startTestApp, TestApp } from '../support/test-app';
 import { startDestination, type Destination } from './proxy-invocation/destinations';
 
@@ -26,7 +27,7 @@ interface Operation {
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-const TAGS = ['Tokens', 'Search', 'Tokenize', 'Detokenize', 'Applications', 'Permissions', 'Tenants', 'Reactor formulas', 'Reactors', 'Proxies', 'Audit log', 'Health', 'Metrics'];
+const TAGS = ['Tokens', 'Search', 'Tokenize', 'Detokenize', 'Applications', 'Permissions', 'Tenants', 'Reactor formulas', 'Reactors', 'Proxies', 'Webhooks', 'Audit log', 'Health', 'Metrics'];
 /**
  * Served routes the document leaves out on purpose (@ApiExcludeEndpoint): the proxy invocation's fallback for methods
  * other than GET, POST, PUT, PATCH and DELETE, which only answers 405.
@@ -67,7 +68,7 @@ describe('the OpenAPI document', () => {
     // local server that answers 200 with what it received.
     const proxyHost = new URL(CREATE_PROXY_EXAMPLE.destination_url).host;
     echo = await startDestination();
-    test = await startTestApp({ VAULT_RATE_LIMIT_PER_SECOND: '1000000', VAULT_PROXY_ALLOWED_HOSTS: `${proxyHost},${echo.host}` });
+    test = await startTestApp({ VAULT_RATE_LIMIT_PER_SECOND: '1000000', VAULT_PROXY_ALLOWED_HOSTS: `${proxyHost},${echo.host}`, VAULT_WEBHOOK_ALLOWED_HOSTS: echo.host });
     const response = await test.http().get('/openapi.json');
     expect(response.status).toBe(200);
     doc = response.body;
@@ -264,6 +265,13 @@ describe('the OpenAPI document', () => {
     createProxy: async () => ({ key: BOOTSTRAP_KEY }),
     updateProxy: async () => ({ key: BOOTSTRAP_KEY, id: await made(BOOTSTRAP_KEY, '/proxies', CREATE_PROXY_EXAMPLE) }),
     patchProxy: async () => ({ key: BOOTSTRAP_KEY, id: await made(BOOTSTRAP_KEY, '/proxies', CREATE_PROXY_EXAMPLE) }),
+    // The examples' receiver stands for the local echo, so that no delivery leaves this machine.
+    createWebhook: async () => ({ key: BOOTSTRAP_KEY, ids: { [CREATE_WEBHOOK_EXAMPLE.url]: echo.url('/hooks') } }),
+    updateWebhook: async () => ({
+      key: BOOTSTRAP_KEY,
+      id: await made(BOOTSTRAP_KEY, '/webhooks', { ...CREATE_WEBHOOK_EXAMPLE, url: echo.url('/hooks'), enabled: false }),
+      ids: { [CREATE_WEBHOOK_EXAMPLE.url]: echo.url('/hooks') },
+    }),
     invokeReactor: async () => ({
       key: holderKey,
       id: await made(BOOTSTRAP_KEY, '/reactors', MASK_EMAIL_REACTOR),

@@ -31,6 +31,7 @@ const TAGS: Array<[name: string, description: string]> = [
   ['Reactor formulas', 'The code reactors run: official formulas and the tenant’s private ones.'],
   ['Reactors', 'A formula with its configuration, run on token data the caller never sees.'],
   ['Proxies', 'Forward requests to a destination with tokens swapped for their data on the way, and back.'],
+  ['Webhooks', 'Your tenant’s events, signed and sent to your own receiver as they happen; ids only, never token data.'],
   ['Audit log', 'Who wrote which entity, and who read which plaintext, when.'],
   ['Health', 'Liveness and readiness, for load balancers and orchestrators; no key needed.'],
   ['Metrics', 'Prometheus metrics; no key needed.'],
