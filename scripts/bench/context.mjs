@@ -20,6 +20,7 @@ export const PATHS = {
   BASELINE: join(HERE, 'baseline-server.mjs'),
   FRAMEWORK_FLOOR: join(HERE, 'framework-floor-server.mjs'),
   PROXY_DESTINATION: join(HERE, 'proxy-destination-server.mjs'),
+  WEBHOOK_RECEIVER: join(HERE, 'webhook-receiver-server.mjs'),
   WORST_CASE_BODIES: join(HERE, 'worst-case-bodies.mjs'),
   MEILI_CATCH_UP: join(HERE, 'meili-catch-up.mjs'),
 };
@@ -51,7 +52,7 @@ export function createContext(opts) {
     /** Tokens kept for the search phase: { id, fingerprint, created_at, type, full, last4, customer_id }. */
     samples: [],
     mix: tokenMix({ seed: opts.seed, customers: Math.max(1000, Math.round(opts.tokens / 5)) }),
-    results: { machine: null, settings: null, baseline: null, framework_floor: null, create: null, load: null, lag: null, startup_at_n: null, latency_1conn: null, search: null, rebuild: null, meili_catch_up: null, proxy: null, memory: null, shutdown: null, worst_case_bodies: null, targets: null, warnings: [] },
+    results: { machine: null, settings: null, baseline: null, framework_floor: null, create: null, load: null, lag: null, startup_at_n: null, latency_1conn: null, search: null, rebuild: null, meili_catch_up: null, proxy: null, webhooks: null, memory: null, shutdown: null, worst_case_bodies: null, targets: null, warnings: [] },
     /** Failures that do not stop the run (its other figures are still worth having) but make it exit 1 at the end. */
     failures: [],
     failed: false,

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 /** What --phase selects: every phase, or one of the phases that also run alone (see --help). */
-export const PHASE_CHOICES = ['all', 'worst-case-bodies', 'react', 'audit', 'framework-floor', 'proxy'];
+export const PHASE_CHOICES = ['all', 'worst-case-bodies', 'react', 'audit', 'framework-floor', 'proxy', 'webhooks'];
 
 export const HELP = `Usage: npm run bench -- [options]        (or: node scripts/bench/run.mjs [options] after npm run build)
 
@@ -39,6 +39,12 @@ Options:
                         POST /proxy, and through POST /proxy with one {{ token }} detokenized, at 1 connection and
                         at --connections; PASS when the pass-through overhead p50 at 1 connection is at most 2 ms
                         and its throughput at least 50% of the floor
+  --phase webhooks      (not part of all) a fresh service whose VAULT_WEBHOOK_ALLOWED_HOSTS names a local node:http
+                        receiver in its own process (scripts/bench/webhook-receiver-server.mjs), 3 webhooks on
+                        token.created, --webhook-rate creates/s for --duration seconds (open loop); per webhook the
+                        deliveries vs the creates answered 201 and the delivery latency p50/p99/max; PASS when every
+                        create reaches every webhook within 10 s of its created_at
+  --webhook-rate R      creates/s of the webhooks phase (default 200)
   --latency-requests N  timed requests per query kind in the 1-connection latency phase (default 200; a kind stops
                         after 30 s once it has 20)
   --worst-case-repeat N times each worst-case body is sent after its warm-up (default 5)
@@ -84,6 +90,7 @@ export function parseOptions(argv) {
         'worst-case-repeat': { type: 'string', default: '5' },
         'meili-seconds': { type: 'string', default: '60' },
         'latency-requests': { type: 'string', default: '200' },
+        'webhook-rate': { type: 'string', default: '200' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -128,6 +135,7 @@ export function parseOptions(argv) {
     worstCaseRepeat: number('worst-case-repeat', { min: 1, integer: true }),
     meiliSeconds: number('meili-seconds', { min: 1 }),
     latencyRequests: number('latency-requests', { min: 1, integer: true }),
+    webhookRate: number('webhook-rate', { min: 1 }),
   };
 }
 

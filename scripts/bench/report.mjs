@@ -558,3 +558,47 @@ export function proxy(p, opts) {
     '',
   );
 }
+
+export function webhooksIntro(opts, port, hooks, rate) {
+  return lines(
+    `## Webhooks: ${hooks} webhooks on token.created, ${int(rate)} creates/s for ${opts.duration} s (open loop)`,
+    '',
+    `Receiver: scripts/bench/webhook-receiver-server.mjs (node:http, its own process) on 127.0.0.1:${port}, answering 200 with an empty body, one path per webhook; the service runs with VAULT_WEBHOOK_ALLOWED_HOSTS=127.0.0.1:${port}. ` +
+      'The harness sends each create when it is due on its own timer, whatever the earlier ones are doing, then waits for every 201 to reach every webhook. ' +
+      "Latency of a delivery: when the receiver had read it in full, minus when the create's 201 reached the harness, and minus the event's created_at (its append; ms resolution).",
+    '',
+  );
+}
+
+export function webhooks(w) {
+  const c = w.creates;
+  const rows = w.by_webhook.map((r) => [
+    r.webhook,
+    int(r.expected),
+    int(r.delivered),
+    int(r.duplicates),
+    ms(r.latency_since_answer_ms.p50),
+    ms(r.latency_since_answer_ms.p99),
+    ms(r.latency_since_answer_ms.max),
+    ms(r.latency_since_created_at_ms.p99),
+    ms(r.latency_since_created_at_ms.max),
+    int(r.delivered_late),
+    r.verdict,
+  ]);
+  return lines(
+    table(['webhook', 'expected', 'delivered', 'duplicates', 'p50 since 201', 'p99 since 201', 'max since 201', 'p99 since created_at', 'max since created_at', `later than ${w.targets.withinMs / 1000} s`, 'verdict'], rows),
+    '',
+    table(
+      ['figure', 'measured', 'target', 'verdict'],
+      [[`every create delivered to each of the ${w.webhooks} webhooks, each within ${w.targets.withinMs / 1000} s of its created_at`, w.by_webhook.map((r) => `${int(r.delivered)}/${int(r.expected)}, max ${ms(r.latency_since_created_at_ms.max)}`).join('; '), `all, ≤ ${w.targets.withinMs / 1000} s`, w.verdict]],
+    ),
+    '',
+    `Creates: ${int(c.sent)} sent in ${c.send_seconds} s (${rateCell(c.achieved_rate_per_s)}), ${int(c.answered_201)} answered 201 (statuses ${JSON.stringify(c.statuses)}), the last after ${c.all_answered_after_s} s; ` +
+      `create latency p50 ${ms(c.latency_ms.p50)}, p99 ${ms(c.latency_ms.p99)}, max ${ms(c.latency_ms.max)}, at most ${int(c.peak_in_flight)} in flight. ` +
+      `The harness then waited ${w.waited_for_deliveries_s} s for the deliveries. ` +
+      `Service CPU (user + system, every thread) from the first create to the last delivery: ${w.service_cpu_s} s, ${ms(w.service_cpu_ms_per_create)} per create with its ${w.webhooks} deliveries. ` +
+      `A delivery can reach the receiver before its create's 201 reaches the harness (the runner is woken by the append, the answer waits for the read model): such a latency since the 201 is negative. ` +
+      `Load average before the phase ${w.load_average.before.join(' ')}, after ${w.load_average.after.join(' ')}.`,
+    '',
+  );
+}

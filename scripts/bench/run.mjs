@@ -20,6 +20,7 @@ import { search } from './phases/search.mjs';
 import { serviceStart } from './phases/service-start.mjs';
 import { shutdown } from './phases/shutdown.mjs';
 import { startupAtN } from './phases/startup-at-n.mjs';
+import { webhooks } from './phases/webhooks.mjs';
 import { worstCaseBodies } from './phases/worst-case-bodies.mjs';
 import * as report from './report.mjs';
 import { startMemorySampling } from './service.mjs';
@@ -32,6 +33,7 @@ const PLANS = {
   audit: { phases: [serviceStart, audit, shutdown], summary: false },
   'framework-floor': { phases: [baseline, frameworkFloor], summary: false },
   proxy: { phases: [baseline, frameworkFloor, proxy, shutdown], summary: false },
+  webhooks: { phases: [webhooks, shutdown], summary: false },
 };
 
 const argv = process.argv.slice(2);
