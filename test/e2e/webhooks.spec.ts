@@ -178,6 +178,17 @@ describe('webhooks', () => {
     expect(at('/deleted')).toHaveLength(1);
   });
 
+  it('stops retrying at once when a webhook is deleted between two attempts', async () => {
+    scripted.set('/dying', [500, 500, 500, 500]);
+    const hook = await createWebhook('/dying', ['token.created']);
+    await createToken();
+    await waitUntil(() => at('/dying').length >= 1);
+    expect((await admin().delete(`/webhooks/${hook.id}`)).status).toBe(204);
+    // The retry was due 2 s after the first attempt.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(at('/dying')).toHaveLength(1);
+  });
+
   it('retries a receiver that fails until it recovers, and lists the delivery with its attempts', async () => {
     scripted.set('/flaky', [500, 503]);
     const hook = await createWebhook('/flaky', ['token.created']);

@@ -82,7 +82,6 @@ export class WebhookRunner {
   /** The last event this runner is done with (delivered, failed or not for it). */
   private checkpoint: LogPosition | null = null;
   private resumed: Resumed | null = null;
-  private secret: { sealed: unknown; value: string } | null = null;
 
   constructor(
     readonly tenantId: string,
@@ -256,12 +255,13 @@ export class WebhookRunner {
     return answer.failed === null ? answer.status : null;
   }
 
-  /** The signing secret, opened once per sealed value; a shredded one (webhook or tenant deleted) stops the runner. */
+  /**
+   * The signing secret, opened for each attempt: once the webhook's delete (or its tenant's) has destroyed the key, no
+   * attempt is made, whether or not this runner has read the delete yet. A secret that no longer opens stops the runner.
+   */
   private async secretOf(webhook: WebhookRecord): Promise<string | null> {
-    if (this.secret?.sealed === webhook.sealed_secret) return this.secret.value;
     try {
-      this.secret = { sealed: webhook.sealed_secret, value: await openWebhookSecret(this.ports.crypto, webhook) };
-      return this.secret.value;
+      return await openWebhookSecret(this.ports.crypto, webhook);
     } catch (error) {
       if (error instanceof DomainError) {
         this.stop();
