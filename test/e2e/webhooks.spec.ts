@@ -81,6 +81,11 @@ describe('webhooks', () => {
     expect((await admin().get(`/webhooks/${id}`)).status).toBe(404);
     expect((await admin().get(`/webhooks/${id}/deliveries`)).status).toBe(404);
     expect((await admin().delete(`/webhooks/${id}`)).status).toBe(404);
+
+    const logged = await admin().get(`/logs?entity_type=webhook&entity_id=${id}`);
+    expect(logged.status).toBe(200);
+    expect(logged.body.data.map((entry: { operation: string }) => entry.operation)).toEqual(['delete', 'update', 'create']);
+    expect(JSON.stringify(logged.body)).not.toContain(created.body.signing_secret);
   });
 
   it('answers 400 naming the field for a URL off the allowed hosts, an unknown event type, no events, a secret given', async () => {
