@@ -9,7 +9,8 @@ describe('routes that take no body', () => {
   };
 
   beforeAll(async () => {
-    test = await startTestApp();
+    // A webhook here hears only of proxy deletes, which this spec makes none of: nothing is sent to this host.
+    test = await startTestApp({ VAULT_WEBHOOK_ALLOWED_HOSTS: 'hooks.example.com' });
   });
   afterAll(() => test.close());
 
@@ -68,6 +69,17 @@ describe('routes that take no body', () => {
     expect(refused.body.errors).toEqual({ force: ['force is not a known property'] });
     expect((await asKey(test, BOOTSTRAP_KEY).get(`/reactor-formulas/${created.body.id}`)).status).toBe(200);
     expect((await send('delete', `/reactor-formulas/${created.body.id}`, BOOTSTRAP_KEY, '{}')).status).toBe(204);
+  });
+
+  it('refuses DELETE /webhooks/{id} with a property, and deletes with {}', async () => {
+    const created = await asKey(test, BOOTSTRAP_KEY).post('/webhooks', { name: 'no-body', url: 'https://hooks.example.com/vault', events: ['proxy.deleted'] });
+    expect(created.status).toBe(201);
+    const refused = await send('delete', `/webhooks/${created.body.id}`, BOOTSTRAP_KEY, '{"force":true,"signing_secret":"x"}');
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors).sort()).toEqual(['force', 'signing_secret']);
+    expect((await asKey(test, BOOTSTRAP_KEY).get(`/webhooks/${created.body.id}`)).status).toBe(200);
+    expect((await send('delete', `/webhooks/${created.body.id}`, BOOTSTRAP_KEY, '{}')).status).toBe(204);
+    expect((await asKey(test, BOOTSTRAP_KEY).get(`/webhooks/${created.body.id}`)).status).toBe(404);
   });
 
   it('refuses DELETE /tenants/self with a property, and keeps the tenant', async () => {
