@@ -577,6 +577,7 @@ export function webhooks(w) {
     int(r.expected),
     int(r.delivered),
     int(r.duplicates),
+    r.delivered_per_s === null ? null : rateCell(r.delivered_per_s),
     ms(r.latency_since_answer_ms.p50),
     ms(r.latency_since_answer_ms.p99),
     ms(r.latency_since_answer_ms.max),
@@ -586,7 +587,7 @@ export function webhooks(w) {
     r.verdict,
   ]);
   return lines(
-    table(['webhook', 'expected', 'delivered', 'duplicates', 'p50 since 201', 'p99 since 201', 'max since 201', 'p99 since created_at', 'max since created_at', `later than ${w.targets.withinMs / 1000} s`, 'verdict'], rows),
+    table(['webhook', 'expected', 'delivered', 'duplicates', 'delivered/s', 'p50 since 201', 'p99 since 201', 'max since 201', 'p99 since created_at', 'max since created_at', `later than ${w.targets.withinMs / 1000} s`, 'verdict'], rows),
     '',
     table(
       ['figure', 'measured', 'target', 'verdict'],
@@ -595,7 +596,7 @@ export function webhooks(w) {
     '',
     `Creates: ${int(c.sent)} sent in ${c.send_seconds} s (${rateCell(c.achieved_rate_per_s)}), ${int(c.answered_201)} answered 201 (statuses ${JSON.stringify(c.statuses)}), the last after ${c.all_answered_after_s} s; ` +
       `create latency p50 ${ms(c.latency_ms.p50)}, p99 ${ms(c.latency_ms.p99)}, max ${ms(c.latency_ms.max)}, at most ${int(c.peak_in_flight)} in flight. ` +
-      `The harness then waited ${w.waited_for_deliveries_s} s for the deliveries. ` +
+      `The harness then waited ${w.waited_for_deliveries_s} s for the deliveries. Delivered/s: a webhook's events over the time from its first receipt to its last. ` +
       `Service CPU (user + system, every thread) from the first create to the last delivery: ${w.service_cpu_s} s, ${ms(w.service_cpu_ms_per_create)} per create with its ${w.webhooks} deliveries. ` +
       `A delivery can reach the receiver before its create's 201 reaches the harness (the runner is woken by the append, the answer waits for the read model): such a latency since the 201 is negative. ` +
       `Load average before the phase ${w.load_average.before.join(' ')}, after ${w.load_average.after.join(' ')}.`,

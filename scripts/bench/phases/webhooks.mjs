@@ -128,6 +128,9 @@ export async function webhooks(ctx) {
       sinceCreated.push(r[3] - Date.parse(r[2]));
     }
     const listed = await expectStatus(`list webhook ${h + 1}'s deliveries`, request(port, 'GET', `/webhooks/${hook.id}/deliveries?size=1`, { headers: { 'svc-api-key': ctx.bootstrapKey } }), [200]);
+    // The webhook's sustained delivery rate: its events over the time from its first receipt to its last.
+    const times = [...first.values()].map((r) => r[3]);
+    const span = times.length > 1 ? (Math.max(...times) - Math.min(...times)) / 1000 : 0;
     const late = sinceCreated.filter((v) => v > WEBHOOK_TARGETS.withinMs).length;
     results.push({
       webhook: hook.path,
@@ -135,6 +138,7 @@ export async function webhooks(ctx) {
       delivered: first.size,
       missing: missing[h],
       duplicates: receipts.length - first.size,
+      delivered_per_s: span > 0 ? Math.round((first.size / span) * 10) / 10 : null,
       delivered_late: late,
       listed_deliveries: listed.json.pagination.total_items,
       latency_since_answer_ms: summarize(sinceAnswer),
