@@ -170,6 +170,7 @@ describe('hostile input against every endpoint', () => {
       VAULT_PROXY_ALLOWED_HOSTS: `${destination.host},${new URL(unreachable).host}`,
       VAULT_PROXY_TIMEOUT_MS: String(PROXY_TIMEOUT_MS),
       VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND: '1000000',
+      VAULT_WEBHOOK_ALLOWED_HOSTS: new URL(unreachable).host,
     });
     refs = await References.start(test, { destination: destination.url(''), unreachable });
     const server = test.app.getHttpServer();

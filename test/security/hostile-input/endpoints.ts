@@ -126,6 +126,13 @@ const proxyBody = {
   configuration: { api_key: '⟨secret⟩', region: 'eu' },
   require_auth: true,
 };
+// A webhook's URL may carry a secret in its path; it goes to an allowed host where nothing listens, so deliveries fail.
+const webhookBody = {
+  name: 'Fuzzed webhook ⟨secret⟩',
+  url: '⟨unreachable⟩/hooks/⟨secret⟩',
+  events: ['token.created', 'token.updated', 'application.updated', 'tenant.updated'],
+  enabled: true,
+};
 const proxyPatchBody = { name: 'Patched ⟨secret⟩', configuration: { api_key: '⟨secret⟩', region: null }, require_auth: false, response_transform: { code: 'module.exports = async () => ({});' } };
 
 export const ENDPOINTS: Endpoint[] = [
@@ -163,6 +170,12 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/proxies/{id}', id: 'putProxy', who: 'adminKey', bodies: [proxyBody], spends: 'putProxy' },
   { method: 'patch', path: '/proxies/{id}', id: 'patchProxy', who: 'adminKey', bodies: [proxyPatchBody], spends: 'patchProxy' },
   { method: 'delete', path: '/proxies/{id}', id: 'deleteProxy', who: 'adminKey', spends: 'deleteProxy' },
+  { method: 'post', path: '/webhooks', who: 'adminKey', bodies: [webhookBody] },
+  { method: 'get', path: '/webhooks', who: 'adminKey', queries: ['page=1&size=5', 'page=1000'] },
+  { method: 'get', path: '/webhooks/{id}', id: 'webhook', who: 'adminKey' },
+  { method: 'put', path: '/webhooks/{id}', id: 'putWebhook', who: 'adminKey', bodies: [webhookBody, { ...webhookBody, enabled: false }], spends: 'putWebhook' },
+  { method: 'delete', path: '/webhooks/{id}', id: 'deleteWebhook', who: 'adminKey', spends: 'deleteWebhook' },
+  { method: 'get', path: '/webhooks/{id}/deliveries', id: 'webhook', who: 'adminKey', queries: ['page=1&size=5', 'size=100&page=2'] },
   { method: 'get', path: '/logs', who: 'adminKey', queries: ['entity_type=token&page=1&size=10', 'entity_id=⟨token⟩&start_date=2024-01-01', 'entity_type=⟨secret⟩'] },
   { method: 'get', path: '/tenants/self', who: 'adminKey' },
   { method: 'get', path: '/tenants/self/reports/usage', who: 'adminKey' },

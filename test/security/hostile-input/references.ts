@@ -22,6 +22,7 @@ const STABLE = [
   'anonymousProxyKey',
   'useKey',
   'proxyToken',
+  'webhook',
 ] as const;
 const VICTIMS = [
   'tenantKey',
@@ -39,6 +40,8 @@ const VICTIMS = [
   'putProxy',
   'patchProxy',
   'deleteProxy',
+  'putWebhook',
+  'deleteWebhook',
 ] as const;
 export type Ref = (typeof STABLE)[number] | (typeof VICTIMS)[number];
 
@@ -111,6 +114,8 @@ export interface ReferenceOptions {
   /** An allowed destination where nothing listens. */
   unreachable: string;
 }
+/** A webhook to an allowed host where nothing listens: its deliveries fail and wait, and reach no one. */
+const webhookBody = (unreachable: string) => ({ name: 'Fuzz webhook', url: `${unreachable}/hooks`, events: ['token.created', 'tenant.updated'] });
 const VICTIM_REACTOR = { name: 'Fuzz victim', formula: { id: MASK_EMAIL.id }, configuration: { mask_character: '*', reveal_domain: true } };
 
 export class References {
@@ -152,6 +157,8 @@ export class References {
       putProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
       patchProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
       deleteProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
+      putWebhook: () => created(admin.key, '/webhooks', webhookBody(options.unreachable)),
+      deleteWebhook: () => created(admin.key, '/webhooks', webhookBody(options.unreachable)),
     });
     const formula = await created(admin.key, '/reactor-formulas', REACT_FORMULA);
     const proxy = async (requireAuth: boolean) => {
@@ -181,6 +188,7 @@ export class References {
       anonymousProxyKey: anonymousProxy.key,
       useKey: user.key,
       proxyToken: await created(holder.key, '/tokens', { type: 'token', data: PROXY_SECRETS.tokenData }),
+      webhook: await created(admin.key, '/webhooks', webhookBody(options.unreachable)),
     };
     for (const [ref, value] of Object.entries(stable)) refs.values.set(ref as Ref, value);
     return refs;
