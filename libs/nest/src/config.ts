@@ -13,6 +13,8 @@ export interface VaultConfig {
   search: string;
   meiliMasterKey: string | undefined;
   masterKey: string | undefined;
+  /** VAULT_MASTER_KEY_PREVIOUS: during a master-key rotation, the key being replaced (tenant keys it still wraps open). */
+  masterKeyPrevious: string | undefined;
   bootstrapKey: string | undefined;
   writeWaitMs: number;
   /** Requests per second allowed per API key (token bucket refill rate); burst is twice that. */
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     search: env.VAULT_SEARCH || 'embedded',
     meiliMasterKey: env.MEILI_MASTER_KEY || undefined,
     masterKey: env.VAULT_MASTER_KEY || undefined,
+    masterKeyPrevious: env.VAULT_MASTER_KEY_PREVIOUS || undefined,
     bootstrapKey,
     writeWaitMs: int('VAULT_WRITE_WAIT_MS', 2000, 0),
     rateLimitPerSecond: int('VAULT_RATE_LIMIT_PER_SECOND', 2000, 1),

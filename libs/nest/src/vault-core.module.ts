@@ -27,6 +27,7 @@ import {
   KeyShreddingStore,
   LiquidExpressionEngine,
   loadMasterKey,
+  loadPreviousMasterKey,
   NodeWebhookCrypto,
   SqliteKeyStore,
   systemClock,
@@ -194,7 +195,7 @@ export class VaultCoreModule {
                 { file: master.file },
               );
             }
-            return new AesGcmTokenCrypto(master.key, keys);
+            return new AesGcmTokenCrypto(master.key, keys, loadPreviousMasterKey(config.masterKeyPrevious));
           },
         },
         { provide: TENANT_KEYS, useExisting: TOKEN_CRYPTO },

@@ -23,6 +23,8 @@ export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
   private readonly tenantKeys = new Map<string, Map<Purpose, Buffer>>();
   private readonly masterKey: Buffer;
   private readonly tenantWrapKey: Buffer;
+  /** While a master-key rotation runs: the wrap key of the master key before it (VAULT_MASTER_KEY_PREVIOUS). */
+  private readonly previousTenantWrapKey: Buffer | null;
   /**
    * Tenants whose key the key store showed standing during the current event-loop turn: the keys they derive are
    * used without asking again until the turn ends (a create asks for 6-8 keys, a page of revealed tokens for 20).
@@ -31,10 +33,17 @@ export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
   private readonly standing = new Set<string>();
   private clearing: NodeJS.Immediate | null = null;
 
-  constructor(masterKey: Uint8Array, private readonly keys: KeyStore & TenantKeyStore) {
+  constructor(
+    masterKey: Uint8Array,
+    private readonly keys: KeyStore & TenantKeyStore,
+    /** The master key a rotation is moving away from: tenant keys it still wraps open until they are re-wrapped. */
+    previousMasterKey: Uint8Array | null = null,
+  ) {
     if (masterKey.length !== KEY_BYTES) throw new Error(`The master key must be ${KEY_BYTES} bytes.`);
+    if (previousMasterKey !== null && previousMasterKey.length !== KEY_BYTES) throw new Error(`The previous master key must be ${KEY_BYTES} bytes.`);
     this.masterKey = Buffer.from(masterKey);
-    this.tenantWrapKey = Buffer.from(hkdfSync('sha256', this.masterKey, HKDF_SALT, 'vault:tenant-key-wrap', KEY_BYTES));
+    this.tenantWrapKey = tenantWrapKeyOf(this.masterKey);
+    this.previousTenantWrapKey = previousMasterKey === null ? null : tenantWrapKeyOf(Buffer.from(previousMasterKey));
   }
 
   destroyTenantKey(tenantId: string): void {
@@ -195,23 +204,14 @@ export class AesGcmTokenCrypto implements TokenCrypto, TenantKeys {
   }
 
   private wrapTenantKey(tenantId: string, key: Buffer): Uint8Array {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.tenantWrapKey, iv).setAAD(tenantAad(tenantId));
-    const sealed = Buffer.concat([cipher.update(key), cipher.final()]);
-    return Buffer.concat([Buffer.of(TENANT_KEY_FORMAT), iv, sealed, cipher.getAuthTag()]);
+    return wrapTenantKeyUnder(this.tenantWrapKey, tenantId, key);
   }
 
+  /** The tenant key, under the master key, or under the previous one while a rotation has not re-wrapped it yet. */
   private unwrapTenantKey(tenantId: string, wrapped: Uint8Array): Buffer {
-    const bytes = Buffer.from(wrapped);
-    try {
-      if (bytes[0] !== TENANT_KEY_FORMAT || bytes.length !== 1 + IV_BYTES + KEY_BYTES + TAG_BYTES) throw new Error('format');
-      const decipher = createDecipheriv('aes-256-gcm', this.tenantWrapKey, bytes.subarray(1, 1 + IV_BYTES))
-        .setAAD(tenantAad(tenantId))
-        .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
-    } catch {
-      throw new Error(`The key of tenant ${tenantId} cannot be unwrapped: is VAULT_MASTER_KEY the one it was sealed with?`);
-    }
+    const opened = openTenantKey(this.tenantWrapKey, tenantId, wrapped) ?? (this.previousTenantWrapKey && openTenantKey(this.previousTenantWrapKey, tenantId, wrapped));
+    if (!opened) throw new Error(`The key of tenant ${tenantId} cannot be unwrapped: is VAULT_MASTER_KEY the one it was sealed with?`);
+    return opened;
   }
 
   private forget(tenantId: string): void {
@@ -241,3 +241,102 @@ function checkEnvelope(tokenId: string, encrypted: EncryptedData): void {
 const dataAad = (tenantId: string, tokenId: string, purpose: SealPurpose): Buffer =>
   Buffer.from(`vault:${purpose}:${tenantId}:${tokenId}`);
 const wrapAad = (tenantId: string, tokenId: string): Buffer => Buffer.from(`vault:data-key:${tenantId}:${tokenId}`);
+
+const tenantWrapKeyOf = (masterKey: Buffer): Buffer => Buffer.from(hkdfSync('sha256', masterKey, HKDF_SALT, 'vault:tenant-key-wrap', KEY_BYTES));
+
+/** The tenant key `wrapped` holds under `wrapKey`, or null when it does not open with it (another master key). */
+const openTenantKey = (wrapKey: Buffer, tenantId: string, wrapped: Uint8Array): Buffer | null => {
+  const bytes = Buffer.from(wrapped);
+  if (bytes[0] !== TENANT_KEY_FORMAT || bytes.length !== 1 + IV_BYTES + KEY_BYTES + TAG_BYTES) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', wrapKey, bytes.subarray(1, 1 + IV_BYTES))
+      .setAAD(tenantAad(tenantId))
+      .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    return null;
+  }
+};
+
+const wrapTenantKeyUnder = (wrapKey: Buffer, tenantId: string, key: Buffer): Buffer => {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', wrapKey, iv).setAAD(tenantAad(tenantId));
+  const sealed = Buffer.concat([cipher.update(key), cipher.final()]);
+  return Buffer.concat([Buffer.of(TENANT_KEY_FORMAT), iv, sealed, cipher.getAuthTag()]);
+};
+
+export interface RotationProgress {
+  /** Tenant keys re-wrapped by this run. */
+  rewrapped: number;
+  /** Tenant keys already under the new master key (an earlier, interrupted run did them). */
+  already: number;
+  /** Tenant keys with nothing to re-wrap: destroyed. */
+  skipped: number;
+  total: number;
+}
+
+/** What a rotation needs of the key store: every tenant key in order, and a re-wrap that keeps a destroyed key destroyed. */
+export interface RotatableKeyStore {
+  tenantKeysAfter(tenantId: string, limit: number): Array<{ tenantId: string; wrapped: Uint8Array | null; derived: boolean; destroyed: boolean }>;
+  countTenantKeys(): number;
+  rewrapTenantKeys(rewrapped: ReadonlyArray<{ tenantId: string; wrapped: Uint8Array; previous: Uint8Array }>): number;
+  /** Empties the WAL, so that no copy of a key as it was wrapped before stays in it. */
+  truncateLog(): void;
+}
+
+export class MasterKeyRotationError extends Error {}
+
+/**
+ * Re-wraps every tenant key under `masterKey`, opening it with `previousMasterKey`, a batch per transaction. A key that
+ * already opens with the new master key is left as it is, so a run killed part-way is resumed by running it again,
+ * and the API (given both keys) reads every tenant's key throughout. Afterwards the previous master key opens nothing.
+ */
+export function rotateMasterKey(
+  store: RotatableKeyStore,
+  masterKey: Uint8Array,
+  previousMasterKey: Uint8Array,
+  onProgress: (progress: RotationProgress) => void = () => undefined,
+  batch = 200,
+): RotationProgress {
+  if (masterKey.length !== KEY_BYTES || previousMasterKey.length !== KEY_BYTES) throw new MasterKeyRotationError(`Master keys are ${KEY_BYTES} bytes.`);
+  if (Buffer.from(masterKey).equals(Buffer.from(previousMasterKey))) throw new MasterKeyRotationError('VAULT_MASTER_KEY and VAULT_MASTER_KEY_PREVIOUS are the same key.');
+  const next = tenantWrapKeyOf(Buffer.from(masterKey));
+  const previous = tenantWrapKeyOf(Buffer.from(previousMasterKey));
+  const progress: RotationProgress = { rewrapped: 0, already: 0, skipped: 0, total: store.countTenantKeys() };
+  let after = '';
+  for (;;) {
+    const rows = store.tenantKeysAfter(after, batch);
+    if (rows.length === 0) break;
+    const rewrapped: Array<{ tenantId: string; wrapped: Uint8Array; previous: Uint8Array }> = [];
+    for (const row of rows) {
+      after = row.tenantId;
+      if (row.destroyed || row.wrapped === null) {
+        if (row.derived && !row.destroyed) {
+          throw new MasterKeyRotationError(
+            `Tenant ${row.tenantId} has keys derived from the master key itself (made before tenant keys were stored): a rotation cannot move them.`,
+          );
+        }
+        progress.skipped += 1;
+        continue;
+      }
+      const key = openTenantKey(previous, row.tenantId, row.wrapped);
+      if (key === null) {
+        if (openTenantKey(next, row.tenantId, row.wrapped) === null) {
+          throw new MasterKeyRotationError(`The key of tenant ${row.tenantId} opens with neither master key: is VAULT_MASTER_KEY_PREVIOUS the key it was sealed with?`);
+        }
+        progress.already += 1;
+        continue;
+      }
+      rewrapped.push({ tenantId: row.tenantId, wrapped: wrapTenantKeyUnder(next, row.tenantId, key), previous: row.wrapped });
+      key.fill(0);
+    }
+    // A key changed (destroyed) since it was read is not written over: the store compares with what was read.
+    const written = rewrapped.length === 0 ? 0 : store.rewrapTenantKeys(rewrapped);
+    progress.rewrapped += written;
+    progress.skipped += rewrapped.length - written;
+    onProgress({ ...progress });
+  }
+  store.truncateLog();
+  return progress;
+}
+

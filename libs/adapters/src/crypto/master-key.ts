@@ -54,6 +54,11 @@ export function loadMasterKey({ configured, dataDir, allowGenerated }: MasterKey
   return { key: decode(readKeyFile(file) ?? '', file), source: 'file', generated: false, file };
 }
 
+/** VAULT_MASTER_KEY_PREVIOUS, during a master-key rotation: the key the tenant keys were wrapped under; null when unset. */
+export function loadPreviousMasterKey(configured: string | undefined): Buffer | null {
+  return configured !== undefined && configured.trim() !== '' ? decode(configured, 'VAULT_MASTER_KEY_PREVIOUS') : null;
+}
+
 /** A draft older than this was left by a process that died while publishing its key (a draft lives milliseconds). */
 const STALE_DRAFT_MS = 60_000;
 const DRAFT = /^master\.key\.\d+\.[0-9a-f]+\.tmp$/;

@@ -215,6 +215,42 @@ export class SqliteKeyStore implements KeyStore, TenantKeyStore {
     if (destroyed > 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
+  /** Tenant keys after `tenantId` in id order, a page of them (a master-key rotation walks them all). */
+  tenantKeysAfter(tenantId: string, limit: number): Array<{ tenantId: string; wrapped: Uint8Array | null; derived: boolean; destroyed: boolean }> {
+    const rows = this.db
+      .prepare<[string, number], TenantKeyRow & { tenant_id: string }>(
+        'SELECT tenant_id, wrapped_key, derived, destroyed FROM tenant_keys WHERE tenant_id > ? ORDER BY tenant_id LIMIT ?',
+      )
+      .all(tenantId, limit);
+    return rows.map((row) => ({
+      tenantId: row.tenant_id,
+      wrapped: row.wrapped_key ? new Uint8Array(row.wrapped_key) : null,
+      derived: row.derived === 1,
+      destroyed: row.destroyed === 1,
+    }));
+  }
+
+  countTenantKeys(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM tenant_keys').get() as { n: number }).n;
+  }
+
+  /**
+   * Replaces tenant keys' wrappings in one transaction, each only if the row still holds the wrapping it was read with
+   * (a tenant deleted meanwhile stays destroyed). Answers how many were replaced.
+   */
+  rewrapTenantKeys(rewrapped: ReadonlyArray<{ tenantId: string; wrapped: Uint8Array; previous: Uint8Array }>): number {
+    const update = this.db.prepare<[Buffer, string, Buffer]>(
+      'UPDATE tenant_keys SET wrapped_key = ? WHERE tenant_id = ? AND destroyed = 0 AND wrapped_key = ?',
+    );
+    return this.db
+      .transaction(() => rewrapped.reduce((n, { tenantId, wrapped, previous }) => n + update.run(Buffer.from(wrapped), tenantId, Buffer.from(previous)).changes, 0))
+      .immediate();
+  }
+
+  truncateLog(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
   close(): void {
     this.closed = true;
     this.db.close();
