@@ -47,6 +47,12 @@
 // [redacted]) where one was not, a tokenize transform shows only an id, a destination's own status (5xx included)
 // comes back without SVC-PROXY-ERROR and every answer the vault makes itself carries it.
 //
+// Webhooks (test/security/leak/webhooks.ts): every 25th run's tenant has a webhook subscribed to every event type,
+// delivering to a local receiver. After the runs, each of those tenants is renamed, and once the receiver has the rename
+// (deliveries go in log order) every delivered request is checked: exactly `{ id, type, tenant_id, created_at, data }`
+// of that tenant, signed with its secret, and no window of any token's data or evaluated mask, no fingerprint, metadata
+// value, API key, signing secret or configuration value of those runs in its body or headers.
+//
 // Size: the default run (npm test) runs FIXED_SEEDS.length × RUNS_PER_SEED cases from fixed seeds plus RANDOM_RUNS
 // from a random seed (printed), each of up to 30 commands on a fresh tenant with 2-4 generated private applications
 // and 1-4 initial tokens, and fails when a branch (test/security/leak/branches.ts) ran fewer than 5 times (a proxy
@@ -65,7 +71,8 @@ import { branchTable, stats, undertested } from './leak/branches';
 import { commandsArb, FEATURES, initialTokensArb, KNOWN_GAPS, seedTokens } from './leak/command-mix';
 import { startEchoServer } from './leak/echo-formula';
 import { startEchoDestination, type EchoDestination } from './leak/proxy-echo';
-import { World } from './leak/world';
+import { checkWebhookDeliveries, startWebhookReceiver } from './leak/webhooks';
+import { watchedTenants, World } from './leak/world';
 
 const ALL = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete'];
 const FIXED_SEEDS = [20261127, 7, 424242, 1_000_003, 31337];
@@ -100,21 +107,25 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
   let test: TestApp;
   let echo: LocalHttpServer;
   let destination: EchoDestination;
+  let receiver: LocalHttpServer;
 
   beforeAll(async () => {
     echo = await startEchoServer();
     destination = await startEchoDestination();
+    receiver = await startWebhookReceiver();
     test = await startTestApp({
       VAULT_REACTOR_ALLOWED_HOSTS: echo.host,
       VAULT_PROXY_ALLOWED_HOSTS: destination.host,
       VAULT_RATE_LIMIT_PER_SECOND: '100000',
       VAULT_PROXY_ANONYMOUS_RATE_PER_SECOND: '100000',
+      VAULT_WEBHOOK_ALLOWED_HOSTS: receiver.host,
     });
   });
   afterAll(async () => {
     await test?.close();
     await echo?.close();
     await destination?.close();
+    await receiver?.close();
   });
 
   const newTenant = async () => {
@@ -292,7 +303,11 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
         stats.cases++;
         try {
           await fc.asyncModelRun(async () => {
-            const world = await World.create(test, apps, { echoUrl: echo.url('/echo'), proxy: { destination, url: destination.url('/dest') } });
+            const world = await World.create(test, apps, {
+              echoUrl: echo.url('/echo'),
+              proxy: { destination, url: destination.url('/dest') },
+              webhookUrl: (path) => receiver.url(path),
+            });
             await seedTokens(world, initialTokens);
             return { model: world, real: world };
           }, commands);
@@ -329,6 +344,13 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
         if (details.interrupted || (!run.path && details.numRuns !== run.numRuns)) throw new Error(`${summary()}\nthe time budget ran out after ${details.numRuns} of ${run.numRuns} cases`);
         if (run === runs[runs.length - 1]) console.log(summary());
       }
+      // The watched runs' webhooks got every event of those runs: none may hold what the runs wrote or used.
+      console.log(
+        await checkWebhookDeliveries(receiver, watchedTenants, async (tenant) => {
+          const renamed = await asKey(test, tenant.managementKey).put('/tenants/self', { name: `${tenant.path} done` });
+          if (renamed.status !== 200) throw new Error(`renaming ${tenant.path}'s tenant: ${renamed.status} ${renamed.text}`);
+        }),
+      );
       if (SEED === undefined && total >= 200) {
         const weak = undertested(EXCLUDE);
         if (weak.length) throw new Error(`branches run fewer times than their minimum (the run proves nothing about them):\n${weak.join('\n')}`);

@@ -2,12 +2,14 @@
 // goes through. Two auditor applications (reveal on /, and no rules = mask on /) read each written token back, so the
 // model tracks the API's actual data and evaluated mask; their own responses are not checked (they may see everything).
 import type fc from 'fast-check';
+import { WEBHOOK_EVENT_TYPES } from '@vault/domain';
 import type { Test } from 'supertest';
 import { createApplication, TestApp, createTenant } from '../../support/test-app';
 import { stats } from './branches';
 import { ECHO_FORMULA } from './echo-formula';
 import type { EchoDestination } from './proxy-echo';
 import { leakIn } from './invariant';
+import { WEBHOOK_EVERY, type WatchedTenant } from './webhooks';
 import { AppModel, accrue, currentLevel, newAppModel } from './knowledge';
 import {
   AppSpec,
@@ -65,9 +67,15 @@ export interface WorldOptions {
   echoUrl: string;
   /** The proxies' destination (proxy-echo.ts, on VAULT_PROXY_ALLOWED_HOSTS) and the URL proxies send to. */
   proxy: { destination: EchoDestination; url: string };
+  /** Where every WEBHOOK_EVERY-th run's webhook delivers (a receiver on VAULT_WEBHOOK_ALLOWED_HOSTS): its URL for a path. */
+  webhookUrl?: (path: string) => string;
 }
 
 let tenants = 0;
+
+/** The runs' tenants that have a webhook, in the order they were made (webhooks.ts checks their deliveries). */
+export const watchedTenants: WatchedTenant[] = [];
+
 
 export class World {
   readonly tokens: TokenModel[] = [];
@@ -78,6 +86,12 @@ export class World {
   private salts = 0;
   private formula: string | null = null;
   private readonly reactors = new Map<'own' | 'application', string>();
+  /** What the management key's writes made or sent that no webhook delivery may hold: keys, configuration values. */
+  private readonly madeKeys = new Set<string>();
+  private readonly configurationValues = new Set<string>();
+  /** Every metadata value a token had, as the auditors read it. */
+  private readonly metadataValues = new Set<string>();
+  private watched: WatchedTenant | null = null;
 
   private constructor(
     private readonly test: TestApp,
@@ -93,6 +107,15 @@ export class World {
     const n = ++tenants;
     const tenant = await createTenant(test, `leak-${n}`, { type: 'operator', id: 'leak-property' }, `leak-${n}`);
     const key = tenant.management_key;
+    // First, so that the receiver hears of every write of the run, the applications' creates included.
+    let watched: WatchedTenant | null = null;
+    if (options.webhookUrl && n % WEBHOOK_EVERY === 1) {
+      const path = `/hooks/${n}`;
+      const hook = await test.http().post('/webhooks').set('SVC-API-KEY', key).send({ name: `leak-${n}`, url: options.webhookUrl(path), events: WEBHOOK_EVENT_TYPES });
+      if (hook.status !== 201) throw new Error(`the run's webhook was refused: ${hook.status} ${hook.text}`);
+      watched = { tenantId: tenant.tenant_id, managementKey: key, webhookId: hook.body.id, signingSecret: hook.body.signing_secret, path, world: null };
+      watchedTenants.push(watched);
+    }
     const apps: AppModel[] = [];
     for (const [index, spec] of specs.entries()) {
       const created = await createApplication(test, applicationBody(index, spec), key);
@@ -111,8 +134,22 @@ export class World {
       key,
     );
     const world = new World(test, apps, key, reveal.key, mask.key, seeder.key, options);
+    if (watched) {
+      watched.world = world;
+      world.watched = watched;
+    }
     apps.forEach((app) => world.trace.push(`app${app.index}: ${describeApp(app.spec)}`));
     return world;
+  }
+
+  /** What a webhook of this run's tenant must never be sent, besides its tokens' data, masks and fingerprints. */
+  webhookSecrets(): { keys: string[]; signingSecrets: string[]; configuration: string[]; metadata: string[] } {
+    return {
+      keys: [this.management, this.revealAuditor, this.maskAuditor, this.seeder, ...this.apps.map((app) => app.key), ...this.madeKeys],
+      signingSecrets: this.watched ? [this.watched.signingSecret] : [],
+      configuration: [...this.configurationValues],
+      metadata: [...this.metadataValues],
+    };
   }
 
   /** A run-unique number for dataFor. */
@@ -213,6 +250,10 @@ export class World {
     this.trace.push(`#${this.step} management ${method} ${this.shortPath(path)}${body === undefined ? '' : ` ${clip(JSON.stringify(body), 600)}`}`);
     const reply = await this.send(this.management, method, path, body);
     this.trace.push(`   → ${reply.status} ${clip(reply.text, 300)}`);
+    const configuration = (body as { configuration?: unknown } | undefined)?.configuration;
+    if (configuration !== undefined) for (const value of stringLeaves(configuration)) this.configurationValues.add(value);
+    const made = (reply.body as { key?: unknown } | undefined)?.key;
+    if (typeof made === 'string') this.madeKeys.add(made);
     this.checkLeaks(MANAGEMENT, reply, new Map());
     return reply;
   }
@@ -367,6 +408,7 @@ export class World {
     token.fingerprint_expression = view.fingerprint_expression as string;
     token.fingerprint = view.fingerprint as string;
     token.masked = 'data' in maskView ? (maskView.data as string) : null;
+    for (const value of stringLeaves(view.metadata ?? {})) this.metadataValues.add(value);
     if (token.masked !== null) currentVersion(token).masks.add(token.masked);
     token.searchValues = searchValues({ data: token.data, search_indexes: token.search_indexes });
     if (token.opaqueFingerprint !== null && token.opaqueFingerprint !== token.fingerprint) token.opaqueFingerprint = null;
@@ -375,6 +417,14 @@ export class World {
     return token;
   }
 }
+
+/** Every string in a JSON value. */
+const stringLeaves = (value: unknown, out: string[] = []): string[] => {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((item) => stringLeaves(item, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((item) => stringLeaves(item, out));
+  return out;
+};
 
 const applicationBody = (index: number, spec: AppSpec) => ({
   name: `app${index}`,
