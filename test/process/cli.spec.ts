@@ -1,10 +1,19 @@
 // The built vault CLI as a process, on its own (the runs beside an API are in processes.spec.ts): help for every
 // command, usage errors and failures with their exit codes, one JSON line on stdout, and the package's bin.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CliResult, runCli } from '../support/processes';
+import { CliResult, runCli, startApiProcess } from '../support/processes';
+
+/** Until the API's projector has caught up with the log (GET /health/ready answers 200). */
+async function waitForReady(url: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await fetch(`${url}/health/ready`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const root = join(__dirname, '..', '..');
 
@@ -33,8 +42,17 @@ describe('the vault CLI', () => {
   afterEach(() => rmSync(parent, { recursive: true, force: true }));
 
   describe('help, on stdout with exit 0, opening no store', () => {
-    const top = ['Usage: vault [options] [command]', /tenant create --name <name>/, /projections rebuild/, /formulas import <file-or-dir>/] as const;
-    const tenant = ['Usage: vault tenant [options] [command]', /create --name <name>/, /delete --id <uuid>/] as const;
+    const top = [
+      'Usage: vault [options] [command]',
+      /tenant create --name <name>/,
+      /tenant list/,
+      /backup --out <dir>/,
+      /restore --from <dir>/,
+      /projections rebuild/,
+      /formulas import <file-or-dir>/,
+      /-V, --version/,
+    ] as const;
+    const tenant = ['Usage: vault tenant [options] [command]', /create --name <name>/, /list/, /delete --id <uuid>/] as const;
     it.each<[string, readonly [string, ...RegExp[]]]>([
       ['--help', top],
       ['-h', top],
@@ -44,6 +62,9 @@ describe('the vault CLI', () => {
       ['tenant create --help', ['Usage: vault tenant create --name <name>', /"management_key"/, /shown only here/, /jq -r \.management_key/]],
       ['tenant create --name acme --help', ['Usage: vault tenant create --name <name>', /shown only here/]],
       ['tenant delete --help', ['Usage: vault tenant delete --id <uuid>', /shredded at once/, /401 from then on/, /Exits 1 when no such tenant/]],
+      ['tenant list --help', ['Usage: vault tenant list [options]', /"created_at"/, /no key is ever printed/]],
+      ['backup --help', ['Usage: vault backup --out <dir>', /VACUUM INTO/, /keys\.sqlite/, /manifest\.json/, /SHA-256/, /not empty/]],
+      ['restore --help', ['Usage: vault restore --from <dir>', /empty or missing/, /SHA-256/, /VAULT_MASTER_KEY/, /rebuilds the read models/]],
       ['projections --help', ['Usage: vault projections [options] [command]', /rebuild\s+Replay the event log/]],
       ['projections rebuild --help', ['Usage: vault projections rebuild [options]', /ETA\) is printed on stderr/, /"events_per_second"/]],
       ['formulas --help', ['Usage: vault formulas [options] [command]', /import <file-or-dir>/]],
@@ -73,6 +94,9 @@ describe('the vault CLI', () => {
       [['tenant', 'delete', '--id', 'acme'], /^error: tenant delete needs --id <uuid>, a tenant id/],
       [['projections', 'rebuild', '--fast'], /^error: unknown option '--fast'/],
       [['formulas', 'import'], /^error: missing required argument 'file-or-dir'/],
+      [['tenant', 'list', 'extra'], /^error: too many arguments for 'list'/],
+      [['backup'], /^error: required option '--out <dir>' not specified/],
+      [['restore'], /^error: required option '--from <dir>' not specified/],
       [['formulas', 'import', '/no/such/formulas'], /^error: No such file or directory: \/no\/such\/formulas/],
     ])('vault %j', async (args, reason) => {
       const result = await runCli(args, env());
@@ -87,6 +111,56 @@ describe('the vault CLI', () => {
       expect(result).toMatchObject({ code: 2, stdout: '' });
       expect(result.stderr).toMatch(/^error: VAULT_LOG_LEVEL must be debug, info, warn or error/);
     });
+  });
+
+  it('vault --version (and -V) prints the package version and nothing else', async () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      expect(await runCli([flag], env())).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('tenant list prints one JSON line per live tenant (id, name, created_at; no key), renamed names included', async () => {
+    expect(await runCli(['tenant', 'list'], env())).toMatchObject({ code: 0, stdout: '' });
+    const acme = JSON.parse((await runCli(['tenant', 'create', '--name', 'acme'], env())).stdout);
+    const beta = JSON.parse((await runCli(['tenant', 'create', '--name', 'beta'], env())).stdout);
+    const gone = JSON.parse((await runCli(['tenant', 'create', '--name', 'gone'], env())).stdout);
+    expect((await runCli(['tenant', 'delete', '--id', gone.tenant_id], env())).code).toBe(0);
+    const listed = await runCli(['tenant', 'list'], env());
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      { id: acme.tenant_id, name: 'acme', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { id: beta.tenant_id, name: 'beta', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ]);
+    for (const key of [acme.management_key, beta.management_key]) expect(listed.stdout + listed.stderr).not.toContain(key);
+  });
+
+  it('prints each warning once per run and each progress line once', async () => {
+    const first = await runCli(['tenant', 'create', '--name', 'acme'], env());
+    expect(first.stderr.match(/VAULT_MASTER_KEY is not set/g)).toHaveLength(1);
+    const rebuild = await runCli(['projections', 'rebuild'], env());
+    expect(rebuild.code).toBe(0);
+    expect(rebuild.stderr.match(/VAULT_MASTER_KEY is not set/g)).toHaveLength(1);
+    const lines = rebuild.stderr.trim().split('\n');
+    expect(lines.filter((line) => line.startsWith('rebuild:'))).toEqual([...new Set(lines.filter((line) => line.startsWith('rebuild:')))]);
+    expect(lines.filter((line, i) => line === lines[i - 1])).toEqual([]);
+  });
+
+  it('the API prints the "create a tenant" hint only while the vault has no tenant', async () => {
+    const hint = /create one with: npm run -s vault -- tenant create/;
+    const empty = await startApiProcess(env());
+    expect(empty.output()).toMatch(hint);
+    await empty.stop();
+    expect((await runCli(['tenant', 'create', '--name', 'acme'], env())).code).toBe(0);
+    // The tool's tenant reaches the read model once an API projects it; the next start has a tenant.
+    const projecting = await startApiProcess(env());
+    await waitForReady(projecting.url);
+    await projecting.stop();
+    const withTenant = await startApiProcess(env());
+    expect(withTenant.output()).not.toMatch(hint);
+    await withTenant.stop();
   });
 
   it('a failure prints "vault: <reason>" on stderr and exits 1', async () => {

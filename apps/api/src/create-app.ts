@@ -3,7 +3,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { BootstrapTenantCommand } from '@vault/application';
-import { JsonLogger, LOGGER, VaultBus, VaultConfig, VaultMetrics } from '@vault/nest';
+import { JsonLogger, LOGGER, READ_MODELS, ReadModels, VaultBus, VaultConfig, VaultMetrics } from '@vault/nest';
 import { serveApiDocs } from './api-docs';
 import { appModule } from './app.module';
 import { jsonBodies } from './http/body-parsing';
@@ -34,7 +34,10 @@ export async function createApp(config: VaultConfig): Promise<INestApplication> 
 
 async function bootstrapTenant(app: INestApplication, config: VaultConfig, logger: JsonLogger): Promise<void> {
   if (!config.bootstrapKey) {
-    logger.info('no VAULT_BOOTSTRAP_KEY; create a tenant with: npm run -s vault -- tenant create --name <name>');
+    // Only for a vault with no tenant yet: once one exists, the hint is noise on every start.
+    if ((await app.get<ReadModels>(READ_MODELS).tenants.count()) === 0) {
+      logger.info('no tenant yet; create one with: npm run -s vault -- tenant create --name <name>');
+    }
     return;
   }
   const created = await app.get(VaultBus).execute(new BootstrapTenantCommand(config.bootstrapKey, 'bootstrap'));

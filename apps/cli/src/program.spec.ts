@@ -6,6 +6,9 @@ const fakeActions = (calls: string[]): CliActions => ({
   tenantDelete: async (id) => (calls.push(`delete ${id}`), EXIT.ok),
   projectionsRebuild: async () => EXIT.ok,
   formulasImport: async () => EXIT.ok,
+  tenantList: async () => EXIT.ok,
+  backup: async (out) => (calls.push(`backup ${out}`), EXIT.ok),
+  restore: async (from) => (calls.push(`restore ${from}`), EXIT.ok),
 });
 
 /** Runs `argv`, keeping what commander writes to stderr. */

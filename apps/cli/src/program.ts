@@ -1,5 +1,6 @@
 // The commands, their arguments and their help as commander declares them; what each one does is in actions.ts.
 import { Command, CommanderError } from 'commander';
+import { packageVersion } from './package-version';
 
 /** A mistake in how the CLI was called or configured: printed with the command's help, exit 2. */
 export class UsageError extends Error {}
@@ -8,6 +9,9 @@ export class UsageError extends Error {}
 export interface CliActions {
   tenantCreate(name: string): Promise<number>;
   tenantDelete(id: string): Promise<number>;
+  tenantList(): Promise<number>;
+  backup(out: string): Promise<number>;
+  restore(from: string): Promise<number>;
   projectionsRebuild(): Promise<number>;
   formulasImport(path: string): Promise<number>;
 }
@@ -38,20 +42,23 @@ export async function runProgram(argv: string[], loadActions: () => Promise<CliA
 export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code: number) => void): Command {
   const program = new Command('vault')
     .description(
-      "The vault operator's command line: tenants, read-model rebuilds and official\n" +
-        'reactor formulas. Results are one JSON line on stdout; progress and logs go to\n' +
-        'stderr.',
+      "The vault operator's command line: tenants, backups, read-model rebuilds and\n" +
+        'official reactor formulas. Results are JSON lines on stdout; progress and logs\n' +
+        'go to stderr.',
     )
+    .version(packageVersion(), '-V, --version', "print the vault's version")
     // Set before the subcommands are added: each inherits them.
     .exitOverride()
     .showHelpAfterError()
     .configureHelp({ subcommandTerm: (cmd) => [cmd.name(), ...needs(cmd)].join(' ') });
 
-  const tenant = program.command('tenant').description('Create tenants (the management key is shown once) and delete them');
+  const tenant = program.command('tenant').description('Create tenants (the management key is shown once), list and delete them');
   const projections = program.command('projections').description('Rebuild the read models from the event log');
   const formulas = program.command('formulas').description('Import official reactor formulas');
+  // Leaf commands at the top: `vault backup`, `vault restore`.
+  const topLevel: Command[] = [];
 
-  const run = <A extends unknown[]>(leaf: Command, action: (...args: A) => Promise<number>) =>
+  const run = <A extends unknown[]>(leaf: Command, action: (...args: A) => Promise<number>): Command =>
     leaf.action(async (...args: A) => {
       try {
         exit(await action(...args));
@@ -105,6 +112,20 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
   );
 
   run(
+    tenant
+      .command('list')
+      .summary('Print every tenant as a JSON line')
+      .description(
+        'Prints one JSON line per tenant on stdout, oldest first, read from the event log\n' +
+          '(so a tenant just created by this tool is listed even before an API projects it):\n' +
+          '  {"id": "…", "name": "…", "created_at": "…"}\n' +
+          'Deleted tenants are left out, and no key is ever printed. Nothing is printed\n' +
+          'when there is no tenant.',
+      ),
+    async () => (await loadActions()).tenantList(),
+  );
+
+  run(
     projections
       .command('rebuild')
       .summary('Replay the event log into a fresh read model')
@@ -138,9 +159,46 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
     async (path: string) => (await loadActions()).formulasImport(path),
   );
 
-  const leaves = program.commands.flatMap((group) => group.commands);
+  topLevel.push(
+    run(
+      program
+        .command('backup')
+        .summary('Snapshot the embedded stores into a new folder')
+        .description(
+          'Takes a consistent snapshot of the embedded stores while the API runs (SQLite\n' +
+            "VACUUM INTO, never a file copy): the event log in events.sqlite, the key store in\n" +
+            'keys.sqlite (a file of its own: store it apart from the log), the generated\n' +
+            'master.key if the vault uses one, and manifest.json with the versions, the\n' +
+            "log's last event position and each file's SHA-256. The read models are not\n" +
+            'copied: a restore rebuilds them from the log. Refuses an --out that exists and\n' +
+            'is not empty. Progress on stderr, then one JSON line on stdout:\n' +
+            '  {"out": "…", "events": …, "position": "…", "bytes": …, "seconds": …}',
+        )
+        .requiredOption('--out <dir>', 'the folder to write (created 0700; files 0600)'),
+      async ({ out }: { out: string }) => (await loadActions()).backup(out),
+    ),
+    run(
+      program
+        .command('restore')
+        .summary('Fill an empty data dir from a backup')
+        .description(
+          'Fills VAULT_DATA_DIR, which must be empty or missing, from a folder written by\n' +
+            '`vault backup`: checks every file against the SHA-256 in manifest.json (a file\n' +
+            'that does not match is named and nothing is restored), then copies the event\n' +
+            'log, the key store and the master key file if the backup holds one. A backup\n' +
+            'taken with VAULT_MASTER_KEY set needs the same VAULT_MASTER_KEY here (checked\n' +
+            'against the manifest). The API started on the data dir rebuilds the read models\n' +
+            'from the log. Prints one JSON line on stdout:\n' +
+            '  {"data_dir": "…", "events": …, "position": "…"}',
+        )
+        .requiredOption('--from <dir>', 'a folder written by vault backup'),
+      async ({ from }: { from: string }) => (await loadActions()).restore(from),
+    ),
+  );
+
+  const leaves = [...program.commands.flatMap((group) => group.commands), ...topLevel];
   for (const leaf of leaves) if (needs(leaf).length > 0) leaf.usage(needs(leaf).join(' '));
-  const synopses = leaves.map((leaf) => [leaf.parent!.name(), leaf.name(), ...needs(leaf)].join(' '));
+  const synopses = leaves.map((leaf) => [...(leaf.parent === program ? [] : [leaf.parent!.name()]), leaf.name(), ...needs(leaf)].join(' '));
   const width = Math.max(...synopses.map((s) => s.length)) + 2;
   program.addHelpText(
     'after',

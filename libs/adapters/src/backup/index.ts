@@ -1,0 +1,3 @@
+export * from './backup-manifest';
+export * from './take-backup';
+export * from './restore-backup';
