@@ -49,7 +49,10 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
     });
     const text = await response.text();
     const expected = options.expect ?? (method === 'POST' ? 201 : method === 'DELETE' ? 204 : 200);
-    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    if (response.status !== expected) {
+      const log = response.status >= 500 ? `\n--- the service's last output ---\n${service.output().slice(-3000)}` : '';
+      throw new Error(`${method} ${path}: ${response.status} ${text}${log}`);
+    }
     return text ? JSON.parse(text) : undefined;
   };
   return {

@@ -89,7 +89,7 @@ export function ApplicationDetail(props: { id: string }) {
                 No rules{application.type === 'management' ? '.' : ': its permissions apply to every token, masked.'}
               </p>
             ) : (
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Access rules">
                 <table>
                   <thead>
                     <tr>

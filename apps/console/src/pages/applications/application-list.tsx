@@ -24,7 +24,7 @@ export function ApplicationList(props: { params: URLSearchParams }) {
             <Empty>No application yet.</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Applications">
                 <table>
                   <thead>
                     <tr>

@@ -45,7 +45,7 @@ export function AuditArea(props: { params: URLSearchParams }) {
               <Empty>No entry matches these filters.</Empty>
             ) : (
               <>
-                <div class="table-wrap">
+                <div class="table-wrap" tabIndex={0} role="region" aria-label="Audit entries">
                   <table>
                     <thead>
                       <tr>

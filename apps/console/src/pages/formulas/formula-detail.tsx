@@ -80,7 +80,7 @@ export function Contract(props: { title: string; elements: ContractElement[]; wi
       {props.elements.length === 0 ? (
         <p class="muted">None.</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label={props.title}>
           <table>
             <thead>
               <tr>

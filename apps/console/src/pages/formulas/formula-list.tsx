@@ -27,7 +27,7 @@ export function FormulaList(props: { params: URLSearchParams }) {
             <Empty>{name ? 'No formula has a matching name.' : 'No formula yet.'}</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Reactor formulas">
                 <table>
                   <thead>
                     <tr>

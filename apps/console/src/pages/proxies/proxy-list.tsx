@@ -27,7 +27,7 @@ export function ProxyList(props: { params: URLSearchParams }) {
             <Empty>{name ? 'No proxy has a matching name.' : 'No proxy yet.'}</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Proxies">
                 <table>
                   <thead>
                     <tr>

@@ -27,7 +27,7 @@ export function ReactorList(props: { params: URLSearchParams }) {
             <Empty>{name ? 'No reactor has a matching name.' : 'No reactor yet. Create one from a formula.'}</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Reactors">
                 <table>
                   <thead>
                     <tr>

@@ -109,7 +109,7 @@ function Results(props: { page: Page<Token>; busy: boolean; onPage: (page: numbe
       {page.data.length === 0 ? (
         <Empty>This page is past the last one.</Empty>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Search results">
           <table>
             <thead>
               <tr>

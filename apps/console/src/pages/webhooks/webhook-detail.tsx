@@ -98,7 +98,7 @@ function Deliveries(props: { id: string; page: number }) {
             <Empty>No delivery yet: events appear here as the tenant’s entities change.</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Deliveries">
                 <table>
                   <thead>
                     <tr>

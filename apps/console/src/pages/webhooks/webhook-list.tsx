@@ -27,7 +27,7 @@ export function WebhookList(props: { params: URLSearchParams }) {
               <Empty>No webhook yet.</Empty>
             ) : (
               <>
-                <div class="table-wrap">
+                <div class="table-wrap" tabIndex={0} role="region" aria-label="Webhooks">
                   <table>
                     <thead>
                       <tr>
