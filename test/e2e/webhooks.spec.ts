@@ -194,6 +194,17 @@ describe('webhooks', () => {
     expect(at('/dying')).toHaveLength(1);
   });
 
+  it('sends a retry where the webhook points now, once its URL was fixed', async () => {
+    scripted.set('/broken', [500, 500, 500]);
+    const hook = await createWebhook('/broken', ['token.created']);
+    const id = await createToken();
+    await waitUntil(() => at('/broken').length >= 1);
+    expect((await admin().put(`/webhooks/${hook.id}`, { name: 'fixed', url: receiver.url('/fixed'), events: ['token.created'] })).status).toBe(200);
+    await waitUntil(() => at('/fixed').length >= 1, 6000);
+    expect(at('/fixed').map((r) => JSON.parse(r.body).data.id)).toEqual([id]);
+    expect(verify(hook.signing_secret, at('/fixed')[0])).toBe(true);
+  });
+
   it('retries a receiver that fails until it recovers, and lists the delivery with its attempts', async () => {
     scripted.set('/flaky', [500, 503]);
     const hook = await createWebhook('/flaky', ['token.created']);

@@ -55,12 +55,6 @@ export interface WebhookRunnerPorts {
   observer: DeliveryObserver;
 }
 
-/** A webhook as it was from one point of the log on; null: deleted from there on. */
-interface Setting {
-  position: LogPosition;
-  webhook: WebhookRecord | null;
-}
-
 /** A delivery that a crash or a restart interrupted between two attempts. */
 interface Resumed {
   position: string;
@@ -75,9 +69,8 @@ export class WebhookRunner {
   private subscription: Subscription | null = null;
   private stopped = false;
   private wake: (() => void) | null = null;
-  private settings: Setting[] = [];
-  /** The log's head when the settings were last read: a later event may have settings not read yet. */
-  private settingsReadAt: LogPosition | null = null;
+  /** The webhook as it was at the checkpoint: its own stream is followed with the events, in log order. */
+  private setting: WebhookRecord | null = null;
   private revision: ExpectedRevision = 'no_stream';
   /** The last event this runner is done with (delivered, failed or not for it). */
   private checkpoint: LogPosition | null = null;
@@ -93,9 +86,9 @@ export class WebhookRunner {
 
   /** Reads the webhook's settings and where its deliveries stopped, then follows the log from there. */
   async start(): Promise<void> {
-    await this.readSettings();
-    const created = this.settings[0];
-    if (!created || this.latest() === null) return this.stop();
+    const own = await this.ports.events.readStream(this.ownStream);
+    const created = own[0];
+    if (!created || latestSetting(own) === null) return this.stop();
     this.checkpoint = created.position;
     const last = await lastEventOf(this.ports.events, deliveryStream(this.tenantId, this.webhookId));
     if (last !== null) {
@@ -109,9 +102,11 @@ export class WebhookRunner {
       }
     }
     if (this.stopped) return;
+    this.setting = settingAt(own, this.checkpoint);
     this.subscription = this.ports.events.subscribe({
       after: this.checkpoint,
-      streamPrefixes: [...NOTIFIED_STREAM_PREFIXES],
+      // The webhook's own stream too: a change of its settings comes in log order with the events it applies to.
+      streamPrefixes: [...NOTIFIED_STREAM_PREFIXES, this.ownStream],
       onEvents: (events) => this.handle(events),
       onError: (error) => {
         this.ports.observer.error('webhook delivery stopped on a failure; it resumes from its checkpoint', { webhook_id: this.webhookId, error: nameOf(error) });
@@ -141,52 +136,26 @@ export class WebhookRunner {
     return this.checkpoint;
   }
 
+  private get ownStream(): string {
+    return webhookStream(this.tenantId, this.webhookId);
+  }
+
   private async handle(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
       if (this.stopped) return;
-      const notification = notificationOf(event, event.metadata);
-      if (notification !== null && notification.tenantId === this.tenantId) {
-        const webhook = await this.settingAt(event.position);
-        if (this.stopped) return;
-        if (webhook !== null && webhook.enabled && webhook.events.includes(notification.type)) await this.deliver(event, notification);
-        if (this.stopped) return;
+      if (event.streamId === this.ownStream) {
+        this.setting = evolveSetting(this.setting, event);
+        if (this.setting === null) return this.stop();
+      } else {
+        const notification = notificationOf(event, event.metadata);
+        const webhook = this.setting;
+        if (notification !== null && notification.tenantId === this.tenantId && webhook !== null && webhook.enabled && webhook.events.includes(notification.type)) {
+          await this.deliver(event, notification);
+          if (this.stopped) return;
+        }
       }
       this.checkpoint = event.position;
     }
-  }
-
-  /** The webhook as it was when `position` was appended: null before its create, after its delete. */
-  private async settingAt(position: LogPosition): Promise<WebhookRecord | null> {
-    if (this.settingsReadAt === null || comparePositions(position, this.settingsReadAt) > 0) await this.readSettings();
-    let found: WebhookRecord | null = null;
-    for (const setting of this.settings) {
-      if (comparePositions(setting.position, position) >= 0) break;
-      found = setting.webhook;
-    }
-    return found;
-  }
-
-  private latest(): WebhookRecord | null {
-    return this.settings.at(-1)?.webhook ?? null;
-  }
-
-  private async readSettings(): Promise<void> {
-    this.settingsReadAt = await this.ports.events.headPosition();
-    const stream = await this.ports.events.readStream(webhookStream(this.tenantId, this.webhookId));
-    let current: WebhookRecord | null = null;
-    this.settings = stream.map((recorded) => {
-      const event = recorded as unknown as WebhookEvent;
-      if (event.type === 'WebhookDeleted') current = null;
-      else if (event.type === 'WebhookCreated') {
-        const { created_by, created_at, ...fields } = event.data;
-        current = { ...fields, created_by, created_at, modified_by: null, modified_at: null };
-      } else if (event.type === 'WebhookUpdated' && current !== null) {
-        const { modified_by, modified_at, ...fields } = event.data;
-        current = { ...fields, created_by: current.created_by, created_at: current.created_at, modified_by, modified_at };
-      }
-      return { position: recorded.position, webhook: current };
-    });
-    if (this.settings.length > 0 && this.latest() === null) this.stop();
   }
 
   private async deliver(event: RecordedEvent, notification: Notification): Promise<void> {
@@ -201,7 +170,10 @@ export class WebhookRunner {
     if (resumed?.nextAttemptAt) await this.sleep(Date.parse(resumed.nextAttemptAt) - this.ports.clock.now().getTime());
 
     while (!this.stopped) {
-      const status = await this.attempt(eventId, notification, body);
+      // A retry goes where the webhook points now (its URL may have been fixed meanwhile), with its secret.
+      const webhook = attempts === 0 ? this.setting : latestSetting(await this.ports.events.readStream(this.ownStream));
+      if (webhook === null) return this.stop();
+      const status = await this.attempt(webhook, eventId, notification, body);
       if (this.stopped) return;
       attempts += 1;
       const now = this.ports.clock.now();
@@ -228,12 +200,7 @@ export class WebhookRunner {
   }
 
   /** One POST: the receiver's status, or null (no answer in time, refused, or the host no longer allowed). */
-  private async attempt(eventId: string, notification: Notification, body: string): Promise<number | null> {
-    const webhook = this.latest();
-    if (webhook === null) {
-      this.stop();
-      return null;
-    }
+  private async attempt(webhook: WebhookRecord, eventId: string, notification: Notification, body: string): Promise<number | null> {
     const secret = await this.secretOf(webhook);
     if (secret === null) return null;
     const destination = checkDestination(webhook.url, 'url', this.options.hosts, WEBHOOK_HOSTS);
@@ -320,3 +287,26 @@ export class WebhookRunner {
 }
 
 const nameOf = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
+
+/** The webhook after `event` of its stream: null once deleted. */
+const evolveSetting = (current: WebhookRecord | null, recorded: RecordedEvent): WebhookRecord | null => {
+  const event = recorded as unknown as WebhookEvent;
+  if (event.type === 'WebhookDeleted') return null;
+  if (event.type === 'WebhookCreated') {
+    const { created_by, created_at, ...fields } = event.data;
+    return { ...fields, created_by, created_at, modified_by: null, modified_at: null };
+  }
+  if (event.type === 'WebhookUpdated' && current !== null) {
+    const { modified_by, modified_at, ...fields } = event.data;
+    return { ...fields, created_by: current.created_by, created_at: current.created_at, modified_by, modified_at };
+  }
+  return current;
+};
+
+/** The webhook as its stream left it at `position` (every event at or before it); null before its create or once deleted. */
+const settingAt = (stream: RecordedEvent[], position: LogPosition | null): WebhookRecord | null =>
+  stream.reduce<WebhookRecord | null>((current, event) => (position === null || comparePositions(event.position, position) <= 0 ? evolveSetting(current, event) : current), null);
+
+/** The webhook as its whole stream leaves it. */
+const latestSetting = (stream: RecordedEvent[]): WebhookRecord | null => settingAt(stream, null);
+
