@@ -86,7 +86,7 @@ export class SqliteEventStore implements EventStore {
     }
     const write = this.db.transaction(() => batch.map((part) => this.write(part)));
     const results = write.immediate();
-    this.appended.emit('appended');
+    this.appended.emit('appended', batch.map(({ streamId }) => streamId));
     return results;
   }
 
@@ -137,12 +137,16 @@ export class SqliteEventStore implements EventStore {
   subscribe(options: SubscribeOptions): Subscription {
     let closed = false;
     let wake: (() => void) | null = null;
-    const onAppended = () => wake?.();
+    const followed = (streamId: string) => !options.streamPrefixes || options.streamPrefixes.some((prefix) => streamId.startsWith(prefix));
+    // Woken by this process's appends to a stream it follows only: the access records and webhook deliveries that make
+    // most appends wake no key shredder or webhook. Other processes' appends are found by the poll.
+    const onAppended = (streamIds: readonly string[]) => {
+      if (streamIds.some(followed)) wake?.();
+    };
     this.appended.on('appended', onAppended);
     // Rows of other streams are skipped before their JSON is parsed (the key shredder follows a few streams of a log
     // that is mostly access records and token writes).
-    const matches = (row: EventRow) =>
-      !options.streamPrefixes || options.streamPrefixes.some((prefix) => row.stream_id.startsWith(prefix));
+    const matches = (row: EventRow) => followed(row.stream_id);
 
     const loop = (async () => {
       let cursor = options.after;
