@@ -119,9 +119,10 @@ export async function openArea(page: Page, label: string, heading = label): Prom
 }
 
 /** Saves a screenshot for the docs when CONSOLE_SCREENSHOTS names a folder; otherwise does nothing. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (!SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
 }

@@ -133,8 +133,8 @@ describe('the web console: every page’s main flow', () => {
       await page.getByRole('button', { name: 'Create application' }).click();
       await rule.locator('.field-errors').first().waitFor();
       expect(await rule.locator('.field', { has: page.getByLabel('Container') }).locator('.field-errors').textContent()).toMatch(/container/i);
+      await screenshot(page, 'application-new', { fullPage: true });
       await rule.getByLabel('Container').fill('/pii/');
-      await screenshot(page, 'application-new');
       await page.getByRole('button', { name: 'Create application' }).click();
       const key = page.getByLabel('API key', { exact: true });
       await key.waitFor();
@@ -206,7 +206,7 @@ describe('the web console: every page’s main flow', () => {
       await raw.waitFor();
       expect(JSON.parse((await raw.textContent())!)).toEqual({ last4: '4242', mode: 'live' });
       expect(JSON.parse((await page.getByLabel('tokens', { exact: true }).textContent())!)).toBeNull();
-      await screenshot(page, 'reactor');
+      await screenshot(page, 'reactor', { fullPage: true });
       await page.getByLabel('Args (JSON)').fill('{"card": {}}');
       await page.getByRole('button', { name: 'React', exact: true }).click();
       await errorOf('Args (JSON)').waitFor();
@@ -234,7 +234,7 @@ describe('the web console: every page’s main flow', () => {
       const body = page.getByLabel('Response body');
       await body.waitFor();
       expect(JSON.parse((await body.textContent())!)).toEqual({ echoed: { card: 'XXXXXXXXXXXX4242' }, path: '/api/charges' });
-      await screenshot(page, 'proxy');
+      await screenshot(page, 'proxy', { fullPage: true });
     });
 
     it('Webhooks: creates one for chosen event types, shows its secret once, and lists its deliveries', async () => {

@@ -21,6 +21,7 @@ export function Problem(props: { error: ApiError | undefined; fields?: string[];
           <strong>{error.title}</strong>
           {error.detail && error.detail !== error.title ? <> {error.detail}</> : null}
           {error.status ? <span class="status"> (HTTP {error.status})</span> : null}
+          {Object.keys(error.errors).length > 0 && unclaimed.length === 0 ? <> Each marked field below says what to change.</> : null}
         </p>
       )}
       {unclaimed.length > 0 && (

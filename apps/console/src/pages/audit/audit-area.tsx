@@ -158,7 +158,7 @@ function EntryDetail(props: { entry: Entry; onClose: () => void }) {
   const { entry } = props;
   return (
     <div class="panel" role="region" aria-label="Audit entry">
-      <div class="rule-head">
+      <div class="section-head">
         <h2>Entry</h2>
         <button type="button" class="small" onClick={props.onClose}>
           Close

@@ -13,8 +13,8 @@ interface Usage {
 
 const BAR_HEIGHT = 26;
 const GAP = 10;
-const LABEL_WIDTH = 190;
-const WIDTH = 620;
+const LABEL_WIDTH = 200;
+const WIDTH = 640;
 
 export function UsageReport() {
   const loaded = useLoad(() => api<Usage>('GET', '/tenants/self/reports/usage'), []);
@@ -26,7 +26,7 @@ export function UsageReport() {
       {({ token_report }) => {
         const rows = Object.entries(token_report.metrics_by_type).sort((a, b) => b[1].count - a[1].count);
         return (
-          <div class="grid-2">
+          <div class="usage">
             <div>
               <h3>Monthly active tokens</h3>
               <p class="stat">{token_report.monthly_active_tokens.toLocaleString()}</p>

@@ -86,7 +86,7 @@ function Deliveries(props: { id: string; page: number }) {
   const loaded = useLoad(() => api<Page<Delivery>>('GET', `/webhooks/${enc(props.id)}/deliveries${query({ page: props.page, size: 20 })}`), [props.id, props.page]);
   return (
     <section aria-labelledby="deliveries-title">
-      <div class="rule-head">
+      <div class="section-head">
         <h2 id="deliveries-title">Deliveries</h2>
         <button type="button" class="small" onClick={loaded.reload}>
           Refresh
