@@ -18,6 +18,7 @@ export * from './ports/usage-report-read-model';
 
 // Writes: the command runner, and what a write waits for before it answers
 export * from './commands/command-runner';
+export { GroupCommitAppender } from './commands/group-commit-appender';
 export type { KeyShredding } from './commands/await-shredding';
 export * from './ports/request-context';
 

@@ -16,6 +16,7 @@ import {
   ProjectionWaiter,
   Projector,
   WebhookDispatcher,
+  GroupCommitAppender,
 } from '@vault/application';
 import {
   AesGcmTokenCrypto,
@@ -247,7 +248,16 @@ export class VaultCoreModule {
             // Answers are not read past 64 KiB: a receiver's body says nothing the status does not.
             const egress = new HttpProxyEgress({ timeoutMs: config.webhookTimeoutMs, maxResponseBytes: 64 * 1024 });
             const dispatcher = new WebhookDispatcher(
-              { events, egress, crypto, webhookCrypto, clock: systemClock, observer: hub },
+              {
+                events,
+                // The runners' outcomes share transactions on the embedded log (its appendMany is all or nothing).
+                appender: config.eventStore === 'embedded' ? new GroupCommitAppender(events) : undefined,
+                egress,
+                crypto,
+                webhookCrypto,
+                clock: systemClock,
+                observer: hub,
+              },
               { hosts: AllowedHosts.parse(config.webhookAllowedHosts), retryWindowMs: config.webhookRetryWindowMs },
               readModels.webhooks,
               waiter,

@@ -48,6 +48,8 @@ export interface WebhookRunnerSettings {
 
 export interface WebhookRunnerPorts {
   events: EventStore;
+  /** Where outcomes are appended when not straight to `events`: a group commit shared by every runner (embedded log). */
+  appender?: Pick<EventStore, 'append'>;
   egress: ProxyEgress;
   crypto: TokenCrypto;
   webhookCrypto: WebhookCrypto;
@@ -250,7 +252,7 @@ export class WebhookRunner {
   private async record(data: WebhookDeliveryRecordedData): Promise<void> {
     while (!this.stopped) {
       try {
-        const result = await this.ports.events.append(
+        const result = await (this.ports.appender ?? this.ports.events).append(
           deliveryStream(this.tenantId, this.webhookId),
           [{ type: 'WebhookDeliveryRecorded', data, metadata: { tenant_id: this.tenantId, actor: { type: 'system', id: 'webhooks' }, timestamp: data.attempted_at, correlation_id: data.event_id } }],
           this.revision,
