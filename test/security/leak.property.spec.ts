@@ -48,8 +48,8 @@
 // comes back without SVC-PROXY-ERROR and every answer the vault makes itself carries it.
 //
 // Webhooks (test/security/leak/webhooks.ts): every 25th run's tenant has a webhook subscribed to every event type,
-// delivering to a local receiver. After the runs, each of those tenants is renamed, and once the receiver has the rename
-// (deliveries go in log order) every delivered request is checked: exactly `{ id, type, tenant_id, created_at, data }`
+// delivering to a local receiver. When the next run starts, that tenant is renamed, and once the receiver has the rename
+// (deliveries go in log order) the webhook is deleted. After the runs, every delivered request is checked: exactly `{ id, type, tenant_id, created_at, data }`
 // of that tenant, signed with its secret, and no window of any token's data or evaluated mask, no fingerprint, metadata
 // value, API key, signing secret or configuration value of those runs in its body or headers.
 //
@@ -71,7 +71,7 @@ import { branchTable, stats, undertested } from './leak/branches';
 import { commandsArb, FEATURES, initialTokensArb, KNOWN_GAPS, seedTokens } from './leak/command-mix';
 import { startEchoServer } from './leak/echo-formula';
 import { startEchoDestination, type EchoDestination } from './leak/proxy-echo';
-import { checkWebhookDeliveries, startWebhookReceiver } from './leak/webhooks';
+import { checkWebhookDeliveries, closeWatched, startWebhookReceiver, type WatchedTenant } from './leak/webhooks';
 import { watchedTenants, World } from './leak/world';
 
 const ALL = ['token:create', 'token:read', 'token:update', 'token:search', 'token:delete'];
@@ -284,6 +284,18 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
     );
   });
 
+  /** How a watched run ends: its tenant renamed (the last event its webhook gets), then its webhook deleted. */
+  const webhookRequests = {
+    rename: async (tenant: WatchedTenant) => {
+      const renamed = await asKey(test, tenant.managementKey).put('/tenants/self', { name: `${tenant.path} done` });
+      if (renamed.status !== 200) throw new Error(`renaming ${tenant.path}'s tenant: ${renamed.status} ${renamed.text}`);
+    },
+    remove: async (tenant: WatchedTenant) => {
+      const removed = await asKey(test, tenant.managementKey).delete(`/webhooks/${tenant.webhookId}`);
+      if (removed.status !== 204) throw new Error(`deleting ${tenant.path}'s webhook: ${removed.status} ${removed.text}`);
+    },
+  };
+
   const runs = plans();
   const total = runs.reduce((sum, run) => sum + run.numRuns, 0);
 
@@ -306,7 +318,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
             const world = await World.create(test, apps, {
               echoUrl: echo.url('/echo'),
               proxy: { destination, url: destination.url('/dest') },
-              webhookUrl: (path) => receiver.url(path),
+              webhooks: { url: (path) => receiver.url(path), close: (tenant) => closeWatched(receiver, tenant, webhookRequests) },
             });
             await seedTokens(world, initialTokens);
             return { model: world, real: world };
@@ -346,10 +358,7 @@ describe('the vault never reveals more than the caller is entitled to (leak prop
       }
       // The watched runs' webhooks got every event of those runs: none may hold what the runs wrote or used.
       console.log(
-        await checkWebhookDeliveries(receiver, watchedTenants, async (tenant) => {
-          const renamed = await asKey(test, tenant.managementKey).put('/tenants/self', { name: `${tenant.path} done` });
-          if (renamed.status !== 200) throw new Error(`renaming ${tenant.path}'s tenant: ${renamed.status} ${renamed.text}`);
-        }),
+        await checkWebhookDeliveries(receiver, watchedTenants, webhookRequests),
       );
       if (SEED === undefined && total >= 200) {
         const weak = undertested(EXCLUDE);

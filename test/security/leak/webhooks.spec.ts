@@ -13,7 +13,7 @@ const world = {
   tokens: [{ fingerprint: FINGERPRINT, versions: [card] }],
   webhookSecrets: () => ({ keys: ['key_prv_0123456789'], signingSecrets: [SECRET], configuration: ['use:base64'], metadata: ['TOE'] }),
 } as unknown as WebhookWorld;
-const tenant: WatchedTenant = { tenantId: TENANT, managementKey: 'k', webhookId: EVENT, signingSecret: SECRET, path: '/hooks/1', world };
+const tenant: WatchedTenant = { tenantId: TENANT, managementKey: 'k', webhookId: EVENT, signingSecret: SECRET, path: '/hooks/1', world, closed: false };
 
 const delivery = (body: Record<string, unknown>, headers: Record<string, string> = {}, secret = SECRET): ReceivedRequest => {
   const text = JSON.stringify(body);
@@ -26,7 +26,8 @@ const delivery = (body: Record<string, unknown>, headers: Record<string, string>
   };
 };
 const rename = { id: EVENT, type: 'tenant.updated', tenant_id: TENANT, created_at: '2024-05-01T10:00:00.000Z', data: { id: TENANT, actor_id: 'cli' } };
-const check = (...received: ReceivedRequest[]) => checkWebhookDeliveries({ received } as unknown as LocalHttpServer, [tenant], async () => undefined, 100);
+const noRequests = { rename: async () => undefined, remove: async () => undefined };
+const check = (...received: ReceivedRequest[]) => checkWebhookDeliveries({ received } as unknown as LocalHttpServer, [{ ...tenant }], noRequests, 100);
 
 describe('the webhook check of the leak property', () => {
   it('passes a delivery that is only ids, types and times, signed', async () => {

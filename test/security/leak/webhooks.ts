@@ -1,10 +1,11 @@
 // Webhooks in the leak property: every WEBHOOK_EVERY-th run's tenant gets a webhook subscribed to every event type,
-// delivering to a local receiver. After the runs, each watched tenant is renamed (its last event), and once the
-// receiver has that rename, every event before it has been delivered (deliveries go in log order). Then every delivered
-// request is checked: the body is exactly `{ id, type, tenant_id, created_at, data: { id, type?, actor_id } }` of the
-// tenant, signed with its webhook's secret, and neither the body nor a header holds a window of any token's data or
-// evaluated mask, a fingerprint, a metadata value, an API key, a signing secret or a configuration value of the run.
-// A receiver is entitled to nothing: no window counts as known.
+// delivering to a local receiver. When the next run starts (or after the last), that tenant is renamed, its last
+// event, and once the receiver has the rename every event before it has been delivered (deliveries go in log order);
+// then the webhook is deleted, so that at most one follows the log at a time. After the runs, every delivered request is
+// checked: the body is exactly `{ id, type, tenant_id, created_at, data: { id, type?, actor_id } }` of the tenant,
+// signed with its webhook's secret, and neither the body nor a header holds a window of any token's data or evaluated
+// mask, a fingerprint, a metadata value, an API key, a signing secret or a configuration value of the run. A receiver
+// is entitled to nothing: no window counts as known.
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES } from '@vault/domain';
 import { startLocalHttpServer, type LocalHttpServer, type ReceivedRequest } from '../../support/local-http-server';
@@ -29,6 +30,8 @@ export interface WatchedTenant {
   /** The receiver's path for this tenant's deliveries. */
   path: string;
   world: WebhookWorld | null;
+  /** Its run is over: renamed, its deliveries all in, and the webhook deleted. */
+  closed: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -103,28 +106,46 @@ const problemOf = (request: ReceivedRequest, tenant: WatchedTenant, secrets: Ret
   return null;
 };
 
+/** The last of a tenant's deliveries: the rename that closes its run. */
+const hasRename = (receiver: LocalHttpServer, tenant: WatchedTenant): boolean =>
+  receiver.received.some((r) => r.path === tenant.path && r.body.includes('"type":"tenant.updated"') && r.body.includes(`"id":"${tenant.tenantId}"`));
+
 /**
- * Waits until each watched tenant's receiver has every event up to a rename made now, then checks every delivery.
+ * Ends a watched run: `rename` renames its tenant, this waits until the receiver has the rename (so every earlier event
+ * too), then `remove` deletes the webhook.
+ */
+export const closeWatched = async (
+  receiver: LocalHttpServer,
+  tenant: WatchedTenant,
+  requests: { rename(tenant: WatchedTenant): Promise<void>; remove(tenant: WatchedTenant): Promise<void> },
+  timeoutMs = 15_000,
+): Promise<void> => {
+  if (tenant.closed) return;
+  const started = Date.now();
+  await requests.rename(tenant);
+  while (!hasRename(receiver, tenant)) {
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`webhooks: the last event did not reach the receiver within ${timeoutMs} ms for ${tenant.path} (${receiver.received.filter((r) => r.path === tenant.path).length} received)`);
+    }
+    await sleep(20);
+  }
+  await requests.remove(tenant);
+  tenant.closed = true;
+};
+
+/**
+ * Closes the watched runs still open (closeWatched), then checks every delivery.
  * Returns a summary line; throws with every problem found.
  */
 export const checkWebhookDeliveries = async (
   receiver: LocalHttpServer,
   watched: readonly WatchedTenant[],
-  rename: (tenant: WatchedTenant) => Promise<void>,
+  requests: Parameters<typeof closeWatched>[2],
   timeoutMs = 15_000,
 ): Promise<string> => {
   if (watched.length === 0) throw new Error('no run had a webhook: the webhook check proves nothing');
   const started = Date.now();
-  for (const tenant of watched) await rename(tenant);
-  const renamed = (tenant: WatchedTenant) =>
-    receiver.received.some((r) => r.path === tenant.path && r.body.includes('"type":"tenant.updated"') && r.body.includes(`"id":"${tenant.tenantId}"`));
-  while (!watched.every(renamed)) {
-    if (Date.now() - started > timeoutMs) {
-      const late = watched.filter((tenant) => !renamed(tenant)).map((tenant) => `${tenant.path} (${receiver.received.filter((r) => r.path === tenant.path).length} received)`);
-      throw new Error(`webhooks: the last event did not reach the receiver within ${timeoutMs} ms for ${late.join(', ')}`);
-    }
-    await sleep(50);
-  }
+  for (const tenant of watched) await closeWatched(receiver, tenant, requests, timeoutMs);
   const secrets = secretsOf(watched.flatMap((tenant) => (tenant.world ? [tenant.world] : [])));
   const problems: string[] = [];
   const types = new Map<string, number>();

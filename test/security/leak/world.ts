@@ -67,8 +67,11 @@ export interface WorldOptions {
   echoUrl: string;
   /** The proxies' destination (proxy-echo.ts, on VAULT_PROXY_ALLOWED_HOSTS) and the URL proxies send to. */
   proxy: { destination: EchoDestination; url: string };
-  /** Where every WEBHOOK_EVERY-th run's webhook delivers (a receiver on VAULT_WEBHOOK_ALLOWED_HOSTS): its URL for a path. */
-  webhookUrl?: (path: string) => string;
+  /**
+   * Every WEBHOOK_EVERY-th run's webhook: the URL it delivers to for a path (a receiver on VAULT_WEBHOOK_ALLOWED_HOSTS),
+   * and how the run before is closed (webhooks.ts closeWatched) when the next one starts.
+   */
+  webhooks?: { url(path: string): string; close(tenant: WatchedTenant): Promise<void> };
 }
 
 let tenants = 0;
@@ -104,16 +107,18 @@ export class World {
   ) {}
 
   static async create(test: TestApp, specs: readonly AppSpec[], options: WorldOptions): Promise<World> {
+    const open = watchedTenants.at(-1);
+    if (open && !open.closed) await options.webhooks?.close(open);
     const n = ++tenants;
     const tenant = await createTenant(test, `leak-${n}`, { type: 'operator', id: 'leak-property' }, `leak-${n}`);
     const key = tenant.management_key;
     // First, so that the receiver hears of every write of the run, the applications' creates included.
     let watched: WatchedTenant | null = null;
-    if (options.webhookUrl && n % WEBHOOK_EVERY === 1) {
+    if (options.webhooks && n % WEBHOOK_EVERY === 1) {
       const path = `/hooks/${n}`;
-      const hook = await test.http().post('/webhooks').set('SVC-API-KEY', key).send({ name: `leak-${n}`, url: options.webhookUrl(path), events: WEBHOOK_EVENT_TYPES });
+      const hook = await test.http().post('/webhooks').set('SVC-API-KEY', key).send({ name: `leak-${n}`, url: options.webhooks.url(path), events: WEBHOOK_EVENT_TYPES });
       if (hook.status !== 201) throw new Error(`the run's webhook was refused: ${hook.status} ${hook.text}`);
-      watched = { tenantId: tenant.tenant_id, managementKey: key, webhookId: hook.body.id, signingSecret: hook.body.signing_secret, path, world: null };
+      watched = { tenantId: tenant.tenant_id, managementKey: key, webhookId: hook.body.id, signingSecret: hook.body.signing_secret, path, world: null, closed: false };
       watchedTenants.push(watched);
     }
     const apps: AppModel[] = [];
