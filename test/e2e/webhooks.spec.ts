@@ -28,7 +28,9 @@ describe('webhooks', () => {
   let writer: string;
 
   beforeAll(async () => {
-    receiver = await startLocalHttpServer((request, response) => {
+    receiver = await startLocalHttpServer(async (request, response) => {
+      // A slow receiver answers after a second.
+      if (request.path === '/slow') await new Promise((resolve) => setTimeout(resolve, 1000));
       const plan = scripted.get(request.path) ?? [];
       response.statusCode = plan.shift() ?? 200;
       response.end('ok');
@@ -171,6 +173,17 @@ describe('webhooks', () => {
     await waitUntil(() => at('/other').length >= 1);
     expect(at('/other').map((r) => JSON.parse(r.body))).toEqual([expect.objectContaining({ type: 'application.created', tenant_id: other.tenant_id })]);
     expect((await admin().get(`/webhooks/${otherHook.id}`)).status).toBe(404);
+  });
+
+  it("delays no other webhook's deliveries behind a slow receiver", async () => {
+    await createWebhook('/slow', ['token.created']);
+    await createWebhook('/quick', ['token.created']);
+    const ids = [await createToken(), await createToken(), await createToken()];
+    await waitUntil(() => at('/quick').length >= 3, 2000);
+    expect(at('/quick').map((r) => JSON.parse(r.body).data.id)).toEqual(ids);
+    expect(at('/slow').length).toBeLessThan(3);
+    await waitUntil(() => at('/slow').length >= 3, 8000);
+    expect(at('/slow').map((r) => JSON.parse(r.body).data.id)).toEqual(ids);
   });
 
   it('stops delivering at once when a webhook is deleted', async () => {
