@@ -122,7 +122,8 @@ describe('the vault CLI', () => {
   });
 
   it('tenant list prints one JSON line per live tenant (id, name, created_at; no key), renamed names included', async () => {
-    expect(await runCli(['tenant', 'list'], env())).toMatchObject({ code: 0, stdout: '' });
+    expect(await runCli(['tenant', 'list'], env())).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(dataDir)).toBe(false);
     const acme = JSON.parse((await runCli(['tenant', 'create', '--name', 'acme'], env())).stdout);
     const beta = JSON.parse((await runCli(['tenant', 'create', '--name', 'beta'], env())).stdout);
     const gone = JSON.parse((await runCli(['tenant', 'create', '--name', 'gone'], env())).stdout);

@@ -46,11 +46,15 @@ export const actions: CliActions = {
       return EXIT.ok;
     }),
 
-  tenantList: () =>
-    withApp(async (app) => {
+  tenantList: async () => {
+    // A data dir with no log has no tenant: answered without creating the data dir (and a master key) to say so.
+    const config = cliConfig();
+    if (config.eventStore === 'embedded' && !existsSync(join(config.dataDir, 'events.sqlite'))) return EXIT.ok;
+    return withApp(async (app) => {
       for (const tenant of await listTenants(app.get<EventStore>(RAW_EVENT_STORE))) process.stdout.write(JSON.stringify(tenant) + '\n');
       return EXIT.ok;
-    }),
+    });
+  },
 
   backup: async (out) => {
     const config = embeddedConfig('backup');
@@ -134,16 +138,20 @@ function asUsageError(error: unknown, options: Record<string, string>): unknown 
 
 /** The configuration of a command that works on the embedded stores' files (backup, restore), without Nest. */
 function embeddedConfig(command: string): VaultConfig {
-  let config: VaultConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    throw error instanceof ConfigError ? new UsageError(error.message) : error;
-  }
+  const config = cliConfig();
   if (config.eventStore !== 'embedded') {
     throw new UsageError(`${command} works on the embedded stores only; with EventStoreDB, back up its database with its own tools and keys.sqlite as a file`);
   }
   return config;
+}
+
+/** The environment's configuration; a bad value is a usage error (exit 2). */
+function cliConfig(): VaultConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
+  }
 }
 
 /** The master key a backup is taken under: VAULT_MASTER_KEY, or the data dir's generated file (copied into the backup). */
