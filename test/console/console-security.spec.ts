@@ -74,10 +74,19 @@ describe('the web console: XSS attempts and accessibility', () => {
   }, 30_000);
   afterEach(() => expect(problems.splice(0)).toEqual([]));
 
+  /** Goes to a console path without reloading, as its links do (axe stays loaded). */
+  async function visit(path: string): Promise<void> {
+    await page.evaluate(async (to) => {
+      history.pushState(null, '', to);
+      dispatchEvent(new PopStateEvent('popstate'));
+      // Two frames: the new page has rendered (a page that loads shows its loading state from its first render).
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    }, `/console${path}`);
+  }
+
   /** Nothing ran, nothing was parsed into elements, and the payloads are on the page as text. */
   async function expectInert(where: string, expectText = true): Promise<void> {
     await page.waitForFunction(() => !document.querySelector('.loading'));
-    await page.waitForLoadState('networkidle');
     const found = await page.evaluate(() => ({
       ran: (window as any).__xssRan ?? null,
       injected: document.querySelectorAll('#app script, #app iframe, #app svg[onload], #app img[src="x"], #app [onerror], #app [onload]').length,
@@ -116,9 +125,8 @@ describe('the web console: XSS attempts and accessibility', () => {
       ['/tenant', 'tenant'],
     ];
     for (const [path, where] of visits) {
-      await page.goto(`${run.url}/console${path}`);
+      await visit(path);
       await page.locator('main h1').waitFor();
-      await page.waitForFunction(() => !document.querySelector('.loading'));
       await expectInert(where);
     }
   });
@@ -160,14 +168,6 @@ describe('the web console: XSS attempts and accessibility', () => {
       ['/audit-log', 'Audit log'],
       ['/tenant', 'Tenant'],
     ];
-
-    /** Goes to a console path without reloading, as its links do: axe stays loaded. */
-    async function visit(path: string): Promise<void> {
-      await page.evaluate((to) => {
-        history.pushState(null, '', to);
-        dispatchEvent(new PopStateEvent('popstate'));
-      }, `/console${path}`);
-    }
 
     async function audit(where: string): Promise<void> {
       await page.waitForFunction(() => !document.querySelector('.loading'));

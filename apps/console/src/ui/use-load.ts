@@ -19,7 +19,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
       (data) => mine === generation.current && setState({ data, loading: false }),
       (error: unknown) => mine === generation.current && setState({ error: asApiError(error), loading: false }),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(run, [run]);
   return { data: state.data, error: state.error, loading: state.loading, reload: run };
