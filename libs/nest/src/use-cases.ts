@@ -226,7 +226,7 @@ export const useCaseProviders: Provider[] = [
     InvokeProxyHandler,
     (p) =>
       new InvokeProxyHandler(
-        new ProxyTargets(p.readModels.proxies, p.crypto, p.keys, p.proxyHosts),
+        new ProxyTargets(p.readModels.proxies, p.crypto, p.keys, p.proxyHosts, p.tenantKeys),
         p.readModels.applications,
         detokenizer(p),
         tokenizeRequests(p),

@@ -4,7 +4,7 @@
 import { checkDestination, DomainError, validationError, type DestinationHosts, type ProxyRecord, type ProxySecrets } from '@vault/domain';
 import type { ProxyReadModel } from '../../ports/read-models';
 import type { ApiKeys } from '../../ports/system';
-import type { TokenCrypto } from '../../ports/token-crypto';
+import type { TenantKeys, TokenCrypto } from '../../ports/token-crypto';
 import type { Caller } from '../../shared/use-case';
 import { openProxySecrets } from '../sealing/proxy-secrets';
 import { destinationUrl } from './proxy-destination-url';
@@ -29,12 +29,23 @@ export const NO_USABLE_PROXY =
 
 const unauthenticated = (message = NO_USABLE_PROXY) => new DomainError('unauthenticated', message);
 
+/** Proxies whose opened secrets are kept in memory, the most recently invoked ones. */
+const OPENED_SECRETS_LIMIT = 1_000;
+
 export class ProxyTargets {
+  /**
+   * Opened secrets by proxy id, each with the sealed envelope it came from: a change of the proxy seals anew (a new
+   * IV), so a kept entry is used only for the exact version the read model holds now. Only ever reached through the
+   * read model's document: a deleted proxy's (its document gone before its delete answers) is never used again.
+   */
+  private readonly opened = new Map<string, { iv: string; secrets: ProxySecrets }>();
+
   constructor(
     private readonly proxies: ProxyReadModel,
     private readonly crypto: TokenCrypto,
     private readonly keys: ApiKeys,
     private readonly hosts: DestinationHosts,
+    private readonly tenantKeys: Pick<TenantKeys, 'isTenantKeyDestroyed'>,
   ) {}
 
   async resolve(caller: Caller | null, request: TargetRequest): Promise<ProxyTarget> {
@@ -62,7 +73,7 @@ export class ProxyTargets {
     }
     let secrets: ProxySecrets;
     try {
-      secrets = await openProxySecrets(this.crypto, proxy);
+      secrets = await this.secretsOf(proxy, caller);
     } catch (error) {
       // Deleted a moment ago (its key shredded): as missing.
       if (error instanceof DomainError && error.kind === 'not_found' && caller === null) throw unauthenticated();
@@ -75,6 +86,24 @@ export class ProxyTargets {
     }
     return { proxy, secrets, tenantId: proxy.tenant_id, url: destinationUrl(destination.url.href, request.path, request.query) };
   }
+
+  /** The proxy's secrets: opened once per sealed version, while its tenant's key stands. */
+  private async secretsOf(proxy: ProxyRecord, caller: Caller | null): Promise<ProxySecrets> {
+    const kept = this.opened.get(proxy.id);
+    if (kept !== undefined && kept.iv === proxy.sealed.iv) {
+      // A caller with an API key was authenticated against a standing tenant key this request; an anonymous one was not.
+      if (caller === null && this.tenantKeys.isTenantKeyDestroyed(proxy.tenant_id)) throw unauthenticated();
+      this.opened.delete(proxy.id);
+      this.opened.set(proxy.id, kept);
+      return kept.secrets;
+    }
+    // Shared by every invocation from now on: frozen, so that no invocation can change what the next one gets.
+    const secrets = deepFreeze(await openProxySecrets(this.crypto, proxy));
+    this.opened.delete(proxy.id);
+    if (this.opened.size >= OPENED_SECRETS_LIMIT) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(proxy.id, { iv: proxy.sealed.iv, secrets });
+    return secrets;
+  }
 }
 
 /** An invocation with an API key is a private application's, holding token:use (what a proxy's detokenization needs). */
@@ -83,4 +112,12 @@ const assertMayInvoke = (caller: Caller): void => {
     throw new DomainError('forbidden', `Proxies are invoked with the key of a private application, not a ${caller.principal.type} one.`);
   }
   if (!caller.principal.permissions.has('token:use')) throw new DomainError('forbidden', 'The application lacks the token:use permission.');
+};
+
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 };
