@@ -6,28 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliResult, runCli, startApiProcess } from '../support/processes';
 
-/** Until the API's projector has caught up with the log (GET /health/ready answers 200). */
-async function waitForReady(url: string, timeoutMs = 15_000): Promise<void> {
+/** Until the API's projector has applied every event of the log (GET /health: no lag). */
+async function waitForCaughtUp(url: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await fetch(`${url}/health/ready`)).status !== 200) {
-    if (Date.now() > deadline) throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+  for (;;) {
+    const health = (await (await fetch(`${url}/health`)).json()) as { projection?: { caught_up?: boolean; lag_events?: number } };
+    if (health.projection?.caught_up && health.projection.lag_events === 0) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not catch up within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-const root = join(__dirname, '..', '..');
-
-/** Runs `command` as a user's shell would (no --no-node-snapshot of ours), from the repository. */
-function run(command: string, args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe('the vault CLI', () => {
@@ -153,12 +140,10 @@ describe('the vault CLI', () => {
     const hint = /create one with: npm run -s vault -- tenant create/;
     const empty = await startApiProcess(env());
     expect(empty.output()).toMatch(hint);
-    await empty.stop();
+    // The tool's tenant reaches the read model through the running API's projector; the next start has a tenant.
     expect((await runCli(['tenant', 'create', '--name', 'acme'], env())).code).toBe(0);
-    // The tool's tenant reaches the read model once an API projects it; the next start has a tenant.
-    const projecting = await startApiProcess(env());
-    await waitForReady(projecting.url);
-    await projecting.stop();
+    await waitForCaughtUp(empty.url);
+    await empty.stop();
     const withTenant = await startApiProcess(env());
     expect(withTenant.output()).not.toMatch(hint);
     await withTenant.stop();
