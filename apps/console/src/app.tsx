@@ -1,5 +1,5 @@
 // The console's frame: sign-in when no key is held, else the header, the navigation and the page of the URL.
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { signOut, useSession } from './session';
 import { navigate, useLocation } from './router';
 import { Link } from './ui/link';
@@ -16,6 +16,11 @@ export function App() {
   useEffect(() => {
     document.title = !key ? 'Sign in · Vault console' : area ? `${area.label} · Vault console` : 'Vault console';
   }, [key, area]);
+  // After a move to another page, keyboard and screen-reader users start at its content, as after a page load.
+  const firstPath = useRef(path);
+  useEffect(() => {
+    if (path !== firstPath.current) document.getElementById('main')?.focus({ preventScroll: true });
+  }, [path]);
   if (!key) return <SignIn />;
   return (
     <div class="layout">
