@@ -108,6 +108,17 @@ describe('webhooks', () => {
     expect(Object.keys(unnamed.body.errors).sort()).toEqual(['enabled', 'name']);
   });
 
+  it('keeps a tenant to 25 webhooks (422), and takes a new one once one is deleted', async () => {
+    const other = await createTenant(test, 'many webhooks');
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push((await createWebhook(`/many-${i}`, ['tenant.updated'], other.management_key)).id);
+    const refused = await asKey(test, other.management_key).post('/webhooks', { name: 'one more', url: receiver.url('/x'), events: ['tenant.updated'] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toContain('at most 25 webhooks');
+    expect((await asKey(test, other.management_key).delete(`/webhooks/${ids[0]}`)).status).toBe(204);
+    await createWebhook('/many-again', ['tenant.updated'], other.management_key);
+  });
+
   it('needs tenant:update to write and tenant:read to read', async () => {
     const reader = (await createApplication(test, { name: 'reader', type: 'management', permissions: ['tenant:read'] })).key;
     const hook = await createWebhook('/perm', ['token.created']);

@@ -238,7 +238,7 @@ export const useCaseProviders: Provider[] = [
       ),
   ),
   // Webhooks
-  useCase(CreateWebhookCommand, CreateWebhookHandler, (p) => new CreateWebhookHandler(p.runner, p.crypto, p.webhookCrypto, p.ids, p.webhookHosts)),
+  useCase(CreateWebhookCommand, CreateWebhookHandler, (p) => new CreateWebhookHandler(p.runner, p.crypto, p.webhookCrypto, p.ids, p.webhookHosts, p.readModels.webhooks)),
   useCase(UpdateWebhookCommand, UpdateWebhookHandler, (p) => new UpdateWebhookHandler(p.runner, p.webhookHosts)),
   useCase(DeleteWebhookCommand, DeleteWebhookHandler, (p) => new DeleteWebhookHandler(p.runner, p.shredding)),
   useCase(GetWebhookQuery, GetWebhookHandler, (p) => new GetWebhookHandler(p.readModels.webhooks)),

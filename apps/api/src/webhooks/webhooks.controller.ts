@@ -36,6 +36,7 @@ export class WebhooksController {
   })
   @ApiJsonBody({ type: WebhookBody, examples: { tokens: { summary: 'Token creates and deletes', value: CREATE_WEBHOOK_EXAMPLE } }, invalid: BAD_URL })
   @ApiCreatedResponse({ description: 'Created', type: WebhookSchema, example: { ...WEBHOOK_EXAMPLE, signing_secret: 'whsec_q8V1nS0x5m2X9cJ4rT7aL3eK6pW0yB2dF5hG8jM1nQ4' } })
+  @ApiProblem(422, 'The tenant has 25 webhooks already.', 'A tenant has at most 25 webhooks; delete one first.')
   @RequirePermission('tenant:update')
   create(@CurrentCaller() caller: Caller, @Body() body: WebhookJson) {
     return this.bus.execute(new CreateWebhookCommand(caller, body));
