@@ -17,6 +17,21 @@ async function waitForCaughtUp(url: string, timeoutMs = 15_000): Promise<void> {
   }
 }
 
+const root = join(__dirname, '..', '..');
+
+/** Runs `command` as a user's shell would (no --no-node-snapshot of ours), from the repository. */
+function run(command: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 describe('the vault CLI', () => {
   let parent: string;
   let dataDir: string;
