@@ -83,6 +83,23 @@ describe('restoreBackup', () => {
   });
 });
 
+describe('a vault on a generated master key', () => {
+  it('has master.key in its backup; a restore copies it, or leaves it out when VAULT_MASTER_KEY is the same key', async () => {
+    const dataDir = await dataDirWith(1, 0);
+    writeFileSync(join(dataDir, 'master.key'), `${MASTER.toString('base64')}\n`, { mode: 0o600 });
+    const out = join(freshDir(), 'backup');
+    const { manifest } = takeBackup({ dataDir, out, vaultVersion: '0.0.0-test', readModelLayout: 1, masterKey: { key: MASTER, source: 'file' } });
+    expect(manifest.master_key).toBe('file');
+    expect(readdirSync(out).sort()).toEqual(['events.sqlite', 'keys.sqlite', 'manifest.json', 'master.key']);
+
+    const copied = join(freshDir(), 'data');
+    expect(restoreBackup({ from: out, dataDir: copied, configuredMasterKey: null }).restored).toContain('master.key');
+    expect(readFileSync(join(copied, 'master.key'), 'utf8').trim()).toBe(MASTER.toString('base64'));
+    const leftOut = join(freshDir(), 'data');
+    expect(restoreBackup({ from: out, dataDir: leftOut, configuredMasterKey: MASTER }).restored).toEqual(['events.sqlite', 'keys.sqlite']);
+  });
+});
+
 describe('parseManifest', () => {
   const valid = {
     format: 1,
