@@ -18,6 +18,7 @@ import { CliActions, EXIT, UsageError } from './program';
 import { formatProgress } from './projections/rebuild-progress';
 import { packageVersion } from './package-version';
 import { listTenants } from './tenants/tenant-list';
+import { isRotationRefusal, rotateMaster } from './keys/rotate-master';
 
 /** Who the event log records for the operator's commands. */
 const OPERATOR = { type: 'operator', id: 'cli' } as const;
@@ -91,6 +92,22 @@ export const actions: CliActions = {
     process.stderr.write('restore: done; the API started on this data dir rebuilds the read models from the log before it is ready\n');
     process.stdout.write(JSON.stringify({ data_dir: config.dataDir, events: manifest.events, position: manifest.event_position }) + '\n');
     return EXIT.ok;
+  },
+
+  keysRotateMaster: async () => {
+    const config = cliConfig();
+    const started = Date.now();
+    try {
+      const { master_key_file_left, ...result } = await rotateMaster(config, (line) => process.stderr.write(line + '\n'));
+      if (master_key_file_left) {
+        process.stderr.write(`vault: warning: ${MASTER_KEY_FILE} in the data dir opens nothing now; delete it once no backup needs it.\n`);
+      }
+      process.stdout.write(JSON.stringify({ ...result, seconds: Math.round((Date.now() - started) / 10) / 100 }) + '\n');
+      return EXIT.ok;
+    } catch (error) {
+      if (isRotationRefusal(error)) throw new UsageError((error as Error).message);
+      throw error;
+    }
   },
 
   formulasImport: (path) => {

@@ -7,6 +7,7 @@ const fakeActions = (calls: string[]): CliActions => ({
   projectionsRebuild: async () => EXIT.ok,
   formulasImport: async () => EXIT.ok,
   tenantList: async () => EXIT.ok,
+  keysRotateMaster: async () => EXIT.ok,
   backup: async (out) => (calls.push(`backup ${out}`), EXIT.ok),
   restore: async (from) => (calls.push(`restore ${from}`), EXIT.ok),
 });

@@ -14,6 +14,7 @@ export interface CliActions {
   restore(from: string): Promise<number>;
   projectionsRebuild(): Promise<number>;
   formulasImport(path: string): Promise<number>;
+  keysRotateMaster(): Promise<number>;
 }
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -55,6 +56,7 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
   const tenant = program.command('tenant').description('Create tenants (the management key is shown once), list and delete them');
   const projections = program.command('projections').description('Rebuild the read models from the event log');
   const formulas = program.command('formulas').description('Import official reactor formulas');
+  const keys = program.command('keys').description('Rotate the master key that wraps every tenant key');
   // Leaf commands at the top: `vault backup`, `vault restore`.
   const topLevel: Command[] = [];
 
@@ -157,6 +159,23 @@ export function vaultProgram(loadActions: () => Promise<CliActions>, exit: (code
       )
       .argument('<file-or-dir>', 'a formula JSON file, or a folder of them (imported in name order)'),
     async (path: string) => (await loadActions()).formulasImport(path),
+  );
+
+  run(
+    keys
+      .command('rotate-master')
+      .summary('Re-wrap every tenant key under a new master key')
+      .description(
+        'Re-wraps every tenant key of the key store (keys.sqlite in VAULT_DATA_DIR)\n' +
+          'under VAULT_MASTER_KEY, opening it with VAULT_MASTER_KEY_PREVIOUS, a batch per\n' +
+          'transaction, while the API runs. Start the API with both variables first (it\n' +
+          'then reads tenant keys wrapped under either), rotate, then restart it with\n' +
+          'VAULT_MASTER_KEY alone: the previous key opens nothing any more. Killed\n' +
+          'part-way, run it again: it goes on where it stopped. Progress on stderr, then\n' +
+          'one JSON line on stdout:\n' +
+          '  {"rewrapped": …, "already": …, "skipped": …, "total": …, "seconds": …}',
+      ),
+    async () => (await loadActions()).keysRotateMaster(),
   );
 
   topLevel.push(

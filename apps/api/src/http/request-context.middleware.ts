@@ -10,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Every fixed word of our routes; any other path segment is a caller's value and is logged as `:value`. */
 const ROUTE_WORDS = new Set([
   'permissions', 'applications', 'regenerate', 'tokens', 'search', 'tokenize', 'detokenize', 'reactor-formulas',
-  'reator-formula', 'reactors', 'react', 'logs', 'tenants', 'self', 'health', 'live', 'ready', 'openapi.json', 'docs', 'metrics', 'webhooks', 'deliveries', 'proxies', 'proxy', 'reports', 'usage', 'console',
+  'reator-formula', 'reactors', 'react', 'logs', 'tenants', 'self', 'health', 'live', 'ready', 'openapi.json', 'docs', 'metrics', 'assets', 'webhooks', 'deliveries', 'proxies', 'proxy', 'reports', 'usage', 'console',
 ]);
 
 /** The path as logged: route words and ids (UUIDs) as sent, anything else replaced, since a caller may put data there. */
