@@ -61,11 +61,11 @@ export const actions: CliActions = {
     const config = embeddedConfig('backup');
     // A refusal (BackupError) is a failure, exit 1, printed by main as "vault: <reason>".
     const result = takeBackup({
-        dataDir: config.dataDir,
-        out: resolvePath(out),
-        vaultVersion: packageVersion(),
-        readModelLayout: READ_MODEL_SCHEMA_VERSION,
-        masterKey: masterKeyInUse(config),
+      dataDir: config.dataDir,
+      out: resolvePath(out),
+      vaultVersion: packageVersion(),
+      readModelLayout: READ_MODEL_SCHEMA_VERSION,
+      masterKey: masterKeyInUse(config),
       onProgress: (line) => process.stderr.write(line + '\n'),
     });
     if (result.manifest.master_key === 'file') {
@@ -82,7 +82,8 @@ export const actions: CliActions = {
 
   restore: async (from) => {
     const config = embeddedConfig('restore');
-    const configured = config.masterKey === undefined ? null : masterKey(() => loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, allowGenerated: false }).key);
+    const configured =
+      config.masterKey === undefined ? null : masterKey(() => loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, allowGenerated: false }).key);
     const { manifest } = restoreBackup({
       from: resolvePath(from),
       dataDir: config.dataDir,
