@@ -47,6 +47,15 @@ const proxyFields = {
   key_hash: SECRET,
   sealed: { v: 1 as const, alg: 'AES-256-GCM' as const, key_ref: SECRET, iv: SECRET, ciphertext: SECRET, tag: SECRET },
 };
+const webhookFields = {
+  id: ID,
+  tenant_id: TENANT,
+  name: SECRET,
+  url: `https://${SECRET}.example.com/hook`,
+  events: ['token.created' as const],
+  enabled: true,
+  sealed_secret: { v: 1 as const, alg: 'AES-256-GCM' as const, key_ref: SECRET, iv: SECRET, ciphertext: SECRET, tag: SECRET },
+};
 const access = (data: Partial<AccessRecordedData>): AuditedEvent => ({
   type: 'AccessRecorded',
   data: { tenant_id: TENANT, entity_type: 'token', entity_id: ID, operation: 'reveal', via: 'get', created_at: AT, ...data },
@@ -144,6 +153,21 @@ const cases: Array<[string, AuditedEvent, Partial<AuditEntry>]> = [
     'ProxyDeleted',
     { type: 'ProxyDeleted', data: { id: ID, tenant_id: TENANT, deleted_by: APP, deleted_at: AT } },
     { entity_type: 'proxy', operation: 'delete', message: 'Proxy deleted' },
+  ],
+  [
+    'WebhookCreated',
+    { type: 'WebhookCreated', data: { ...webhookFields, created_by: APP, created_at: AT } },
+    { entity_type: 'webhook', message: 'Webhook created' },
+  ],
+  [
+    'WebhookUpdated',
+    { type: 'WebhookUpdated', data: { ...webhookFields, modified_by: APP, modified_at: AT } },
+    { entity_type: 'webhook', operation: 'update', message: 'Webhook updated' },
+  ],
+  [
+    'WebhookDeleted',
+    { type: 'WebhookDeleted', data: { id: ID, tenant_id: TENANT, deleted_by: APP, deleted_at: AT } },
+    { entity_type: 'webhook', operation: 'delete', message: 'Webhook deleted' },
   ],
   [
     'TenantCreated',
