@@ -10,6 +10,8 @@ import { WebhookRunner, type WebhookRunnerPorts, type WebhookRunnerSettings } fr
 
 /** How long a start waits for the read models to list every webhook created before it. */
 const START_WAIT_MS = 10_000;
+/** How often the live webhooks are listed again: a runner that stopped on a failure starts again from its checkpoint. */
+const REFRESH_MS = 15_000;
 
 export interface WebhookLag {
   /** Events of the log after the furthest-behind webhook's checkpoint, counted up to a cap. */
@@ -22,6 +24,7 @@ export class WebhookDispatcher {
   private readonly runners = new Map<string, WebhookRunner>();
   private subscription: Subscription | null = null;
   private running = false;
+  private refresh: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly ports: WebhookRunnerPorts,
@@ -57,13 +60,24 @@ export class WebhookDispatcher {
       },
       onError: (error) => this.ports.observer.error('webhook changes are not followed; restarting', { error: error instanceof Error ? error.name : typeof error }),
     });
+    await this.ensureAll();
+    this.refresh = setInterval(() => void this.ensureAll().catch(() => undefined), REFRESH_MS);
+    this.refresh.unref();
+  }
+
+  private async ensureAll(): Promise<void> {
     for (const webhook of await this.webhooks.all()) this.ensure(webhook.tenant_id, webhook.id);
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    for (const runner of [...this.runners.values()]) runner.stop();
+    if (this.refresh) clearInterval(this.refresh);
+    this.refresh = null;
+    const runners = [...this.runners.values()];
+    for (const runner of runners) runner.stop();
     this.runners.clear();
+    // Outcomes already queued are written before the event log closes: a restart sends none of them again.
+    await Promise.all(runners.map((runner) => runner.drained()));
     await this.subscription?.close();
     this.subscription = null;
   }

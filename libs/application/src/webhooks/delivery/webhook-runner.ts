@@ -66,11 +66,20 @@ interface Resumed {
 }
 
 const APPEND_RETRY_MS = 1000;
+/**
+ * Outcomes a runner may have sent past without their record being durable yet: the next event is sent while the
+ * previous outcomes are appended (one append for all that are waiting), so a crash sends at most this many again.
+ */
+export const MAX_UNRECORDED_OUTCOMES = 16;
 
 export class WebhookRunner {
   private subscription: Subscription | null = null;
   private stopped = false;
-  private wake: (() => void) | null = null;
+  private readonly wakers = new Set<() => void>();
+  /** Outcomes waiting for the next append, in delivery order; and how many are not durable yet (waiting or appending). */
+  private queued: WebhookDeliveryRecordedData[] = [];
+  private unrecorded = 0;
+  private flushing: Promise<void> | null = null;
   /** The webhook as it was at the checkpoint: its own stream is followed with the events, in log order. */
   private setting: WebhookRecord | null = null;
   private revision: ExpectedRevision = 'no_stream';
@@ -121,12 +130,17 @@ export class WebhookRunner {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.wake?.();
+    for (const wake of [...this.wakers]) wake();
     const subscription = this.subscription;
     this.subscription = null;
     // Not awaited: the subscription's close waits for the handler, which may be the caller.
     void subscription?.close().catch(() => undefined);
     this.onStopped(this);
+  }
+
+  /** Resolves once every outcome recorded so far is durable (or could not be: the process goes on without it). */
+  async drained(): Promise<void> {
+    while (this.flushing) await this.flushing;
   }
 
   get isStopped(): boolean {
@@ -175,13 +189,15 @@ export class WebhookRunner {
       // A retry goes where the webhook points now (its URL may have been fixed meanwhile), with its secret.
       const webhook = attempts === 0 ? this.setting : latestSetting(await this.ports.events.readStream(this.ownStream));
       if (webhook === null) return this.stop();
+      await this.withAtMostUnrecorded(MAX_UNRECORDED_OUTCOMES - 1);
+      if (this.stopped) return;
       const status = await this.attempt(webhook, eventId, notification, body);
       if (this.stopped) return;
       attempts += 1;
       const now = this.ports.clock.now();
       const state: DeliveryState = status !== null && status >= 200 && status < 300 ? 'delivered' : now.getTime() - firstAttemptAt >= this.options.retryWindowMs ? 'failed' : 'pending';
       const delay = retryDelayMs(attempts);
-      await this.record({
+      this.record({
         webhook_id: this.webhookId,
         tenant_id: this.tenantId,
         event_id: eventId,
@@ -248,25 +264,46 @@ export class WebhookRunner {
     return typeof type === 'string' ? type : null;
   }
 
-  /** Appends an outcome at the revision last seen; retried while the store refuses, until stopped. */
-  private async record(data: WebhookDeliveryRecordedData): Promise<void> {
-    while (!this.stopped) {
+  /** Queues an outcome: appended, in order, with every other waiting one, at the revision last seen. */
+  private record(data: WebhookDeliveryRecordedData): void {
+    this.queued.push(data);
+    this.unrecorded += 1;
+    this.flushing ??= this.flush().finally(() => (this.flushing = null));
+  }
+
+  private async withAtMostUnrecorded(count: number): Promise<void> {
+    while (this.unrecorded > count && this.flushing) await this.flushing;
+  }
+
+  /** Appends what is queued, one append at a time; a refused append is retried while this runner runs. */
+  private async flush(): Promise<void> {
+    while (this.queued.length > 0) {
+      const batch = this.queued;
+      this.queued = [];
       try {
         const result = await (this.ports.appender ?? this.ports.events).append(
           deliveryStream(this.tenantId, this.webhookId),
-          [{ type: 'WebhookDeliveryRecorded', data, metadata: { tenant_id: this.tenantId, actor: { type: 'system', id: 'webhooks' }, timestamp: data.attempted_at, correlation_id: data.event_id } }],
+          batch.map((data) => ({
+            type: 'WebhookDeliveryRecorded',
+            data,
+            metadata: { tenant_id: this.tenantId, actor: { type: 'system' as const, id: 'webhooks' }, timestamp: data.attempted_at, correlation_id: data.event_id },
+          })),
           this.revision,
         );
         this.revision = result.nextExpectedRevision;
-        return;
+        this.unrecorded -= batch.length;
       } catch (error) {
-        if (error instanceof WrongExpectedRevisionError) {
-          // Another process records this webhook's deliveries now: it goes on from the outcomes it recorded.
-          this.ports.observer.error('webhook deliveries recorded by another process; this one stops them', { webhook_id: this.webhookId });
+        if (error instanceof WrongExpectedRevisionError || this.stopped) {
+          // Another process records this webhook's deliveries now (it goes on from the outcomes it recorded), or this
+          // runner is stopping on a failing store: the outcomes not recorded are sent again by whoever goes on.
+          if (error instanceof WrongExpectedRevisionError) this.ports.observer.error('webhook deliveries recorded by another process; this one stops them', { webhook_id: this.webhookId });
+          this.queued = [];
+          this.unrecorded = 0;
           this.stop();
           return;
         }
-        this.ports.observer.error('webhook delivery outcome not recorded; retrying', { webhook_id: this.webhookId, error: nameOf(error) });
+        this.ports.observer.error('webhook delivery outcomes not recorded; retrying', { webhook_id: this.webhookId, error: nameOf(error) });
+        this.queued = [...batch, ...this.queued];
         await this.sleep(APPEND_RETRY_MS);
       }
     }
@@ -275,15 +312,13 @@ export class WebhookRunner {
   private sleep(ms: number): Promise<void> {
     if (ms <= 0 || this.stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const wake = () => {
         clearTimeout(timer);
+        this.wakers.delete(wake);
         resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
       };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
     });
   }
 }
