@@ -123,6 +123,17 @@ describe('the vault CLI', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
+  it('ends quietly (exit 0, no stack trace) when its reader goes away, as `vault --help | head -1` does', async () => {
+    const child = spawn(process.execPath, ['--no-node-snapshot', join(root, 'dist/apps/cli/src/main.js'), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Read nothing: the first write's pipe is gone.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('EPIPE');
+  });
+
   it('tenant list prints one JSON line per live tenant (id, name, created_at; no key), renamed names included', async () => {
     expect(await runCli(['tenant', 'list'], env())).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(existsSync(dataDir)).toBe(false);

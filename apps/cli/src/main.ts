@@ -5,6 +5,11 @@ import { EXIT, runProgram } from './program';
 
 // Every file and directory this process creates (the data dir, SQLite's -wal and -shm files) is owner-only.
 process.umask(0o077);
+// A reader that went away (`vault --help | head`) ends the output, not the process with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  throw error;
+});
 runProgram(process.argv.slice(2), async () => (await import('./actions.js')).actions).then(
   (code) => process.exit(code),
   (error: unknown) => {
