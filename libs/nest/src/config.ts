@@ -55,6 +55,8 @@ export interface VaultConfig {
   webhookTimeoutMs: number;
   /** VAULT_WEBHOOK_RETRY_WINDOW_MS: how long a failing delivery is retried, from its first attempt, before it is failed. */
   webhookRetryWindowMs: number;
+  /** VAULT_WEBHOOKS_PER_TENANT: webhooks one tenant may have (each follows the log on its own). */
+  webhooksPerTenant: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
     webhookAllowedHosts: allowedHosts(env, 'VAULT_WEBHOOK_ALLOWED_HOSTS'),
     webhookTimeoutMs: int('VAULT_WEBHOOK_TIMEOUT_MS', 5000, 1),
     webhookRetryWindowMs: int('VAULT_WEBHOOK_RETRY_WINDOW_MS', 24 * 3_600_000, 1),
+    webhooksPerTenant: int('VAULT_WEBHOOKS_PER_TENANT', 25, 1),
   };
 }
 

@@ -146,6 +146,7 @@ export interface UseCasePorts {
   /** Where webhooks may deliver (VAULT_WEBHOOK_ALLOWED_HOSTS), and how their secrets are made. */
   webhookHosts: DestinationHosts;
   webhookCrypto: WebhookCrypto;
+  webhooksPerTenant: number;
 }
 
 type MessageClass = abstract new (...args: never[]) => VaultCommand<unknown> | VaultQuery<unknown>;
@@ -238,7 +239,7 @@ export const useCaseProviders: Provider[] = [
       ),
   ),
   // Webhooks
-  useCase(CreateWebhookCommand, CreateWebhookHandler, (p) => new CreateWebhookHandler(p.runner, p.crypto, p.webhookCrypto, p.ids, p.webhookHosts, p.readModels.webhooks)),
+  useCase(CreateWebhookCommand, CreateWebhookHandler, (p) => new CreateWebhookHandler(p.runner, p.crypto, p.webhookCrypto, p.ids, p.webhookHosts, p.readModels.webhooks, p.webhooksPerTenant)),
   useCase(UpdateWebhookCommand, UpdateWebhookHandler, (p) => new UpdateWebhookHandler(p.runner, p.webhookHosts)),
   useCase(DeleteWebhookCommand, DeleteWebhookHandler, (p) => new DeleteWebhookHandler(p.runner, p.shredding)),
   useCase(GetWebhookQuery, GetWebhookHandler, (p) => new GetWebhookHandler(p.readModels.webhooks)),

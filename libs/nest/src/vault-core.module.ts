@@ -319,6 +319,7 @@ export class VaultCoreModule {
             proxyHosts: AllowedHosts.parse(config.proxyAllowedHosts),
             webhookHosts: AllowedHosts.parse(config.webhookAllowedHosts),
             webhookCrypto,
+            webhooksPerTenant: config.webhooksPerTenant,
           }),
         },
         ...useCaseProviders,

@@ -140,6 +140,20 @@ export class References {
       if (status !== 201) throw new Error(`set-up: POST ${path}: ${status} ${JSON.stringify(answer)}`);
       return answer.id;
     };
+    // A tenant has at most VAULT_WEBHOOKS_PER_TENANT webhooks, and the fuzzed POSTs make them too: when the tenant is
+    // full, every webhook but the stable one is deleted to make room for the next victim.
+    const keptWebhooks = new Set<string>();
+    const victimWebhook = async (): Promise<string> => {
+      const body = webhookBody(options.unreachable);
+      const { status, body: answer } = await test.http().post('/webhooks').set('SVC-API-KEY', admin.key).send(body);
+      if (status === 201) return answer.id;
+      if (status !== 422) throw new Error(`set-up: POST /webhooks: ${status} ${JSON.stringify(answer)}`);
+      const listed = await test.http().get('/webhooks?size=100').set('SVC-API-KEY', admin.key);
+      for (const { id } of listed.body.data as Array<{ id: string }>) {
+        if (!keptWebhooks.has(id)) await test.http().delete(`/webhooks/${id}`).set('SVC-API-KEY', admin.key);
+      }
+      return created(admin.key, '/webhooks', body);
+    };
     const victimApplication = async () => (await createApplication(test, { name: 'fuzz victim', type: 'private', permissions: ['token:read'] }, admin.key)).id;
     const refs = new References({
       tenantKey: async () => (await createTenant(test, 'fuzz victim tenant')).management_key,
@@ -157,8 +171,8 @@ export class References {
       putProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
       patchProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
       deleteProxy: () => created(admin.key, '/proxies', { ...proxyBody(options.destination, holder.id, true), name: 'Fuzz victim' }),
-      putWebhook: () => created(admin.key, '/webhooks', webhookBody(options.unreachable)),
-      deleteWebhook: () => created(admin.key, '/webhooks', webhookBody(options.unreachable)),
+      putWebhook: victimWebhook,
+      deleteWebhook: victimWebhook,
     });
     const formula = await created(admin.key, '/reactor-formulas', REACT_FORMULA);
     const proxy = async (requireAuth: boolean) => {
@@ -188,8 +202,9 @@ export class References {
       anonymousProxyKey: anonymousProxy.key,
       useKey: user.key,
       proxyToken: await created(holder.key, '/tokens', { type: 'token', data: PROXY_SECRETS.tokenData }),
-      webhook: await created(admin.key, '/webhooks', webhookBody(options.unreachable)),
+      webhook: await victimWebhook(),
     };
+    keptWebhooks.add(stable.webhook);
     for (const [ref, value] of Object.entries(stable)) refs.values.set(ref as Ref, value);
     return refs;
   }

@@ -1,6 +1,6 @@
 // POST /webhooks: the body validated (the URL on VAULT_WEBHOOK_ALLOWED_HOSTS), a random signing secret made and sealed
 // under the webhook's own key, WebhookCreated recorded. The secret is in this answer and nowhere else in plaintext.
-import { assertWebhookIdFree, DomainError, MAX_WEBHOOKS_PER_TENANT, validateWebhookInput, webhookDecider, webhookStream, type DestinationHosts, type WebhookCommand } from '@vault/domain';
+import { assertWebhookIdFree, DomainError, validateWebhookInput, webhookDecider, webhookStream, type DestinationHosts, type WebhookCommand } from '@vault/domain';
 import type { CommandRunner } from '../commands/command-runner';
 import type { IdGenerator } from '../ports/system';
 import type { TokenCrypto } from '../ports/token-crypto';
@@ -26,14 +26,16 @@ export class CreateWebhookHandler implements UseCaseHandler<CreateWebhookCommand
     private readonly ids: IdGenerator,
     private readonly hosts: DestinationHosts,
     private readonly webhooks: Pick<WebhookReadModel, 'list'>,
+    /** Webhooks one tenant may have (VAULT_WEBHOOKS_PER_TENANT). */
+    private readonly perTenant: number,
   ) {}
 
   async execute({ caller, body }: CreateWebhookCommand): Promise<WebhookView> {
     const tenantId = caller.principal.tenantId;
     const valid = validateWebhookInput(body, this.hosts);
     // Each webhook follows the log on its own: a tenant may not make the vault follow it without bound.
-    if ((await this.webhooks.list(tenantId, { page: 1, size: 1 })).total >= MAX_WEBHOOKS_PER_TENANT) {
-      throw new DomainError('unprocessable', `A tenant has at most ${MAX_WEBHOOKS_PER_TENANT} webhooks; delete one first.`);
+    if ((await this.webhooks.list(tenantId, { page: 1, size: 1 })).total >= this.perTenant) {
+      throw new DomainError('unprocessable', `A tenant has at most ${this.perTenant} webhooks; delete one first.`);
     }
     const id = this.ids.newId();
     const secret = this.webhookCrypto.newSigningSecret();

@@ -8,8 +8,6 @@ import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type ValidWebhook, type Webhoo
 /** In Unicode code points. */
 export const MAX_WEBHOOK_NAME_LENGTH = 200;
 
-/** Webhooks of one tenant: each follows the log on its own. */
-export const MAX_WEBHOOKS_PER_TENANT = 25;
 
 /** Where a webhook may deliver: the operator's list (an empty one turns webhooks off). */
 export const WEBHOOK_HOSTS = { setting: 'VAULT_WEBHOOK_ALLOWED_HOSTS', feature: 'webhook delivery' };
