@@ -126,7 +126,7 @@ export class WebhookRunner {
     });
   }
 
-  /** Stops at once: a wait between attempts ends, nothing more is sent or recorded. */
+  /** Stops at once: a wait between attempts ends and nothing more is sent; outcomes already queued are still appended. */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -141,10 +141,6 @@ export class WebhookRunner {
   /** Resolves once every outcome recorded so far is durable (or could not be: the process goes on without it). */
   async drained(): Promise<void> {
     while (this.flushing) await this.flushing;
-  }
-
-  get isStopped(): boolean {
-    return this.stopped;
   }
 
   /** The position this runner is done with; null before it started. */
